@@ -1,0 +1,112 @@
+internal import CStoicZstd
+
+/// zstd compression of whole buffers, with a bounded output on the way back.
+///
+/// The journal's sealed segments and the outbox's snapshots are stored through this. Callers
+/// still checksum what they store: a damaged block is caught by its CRC before it reaches the
+/// decompressor, and the decompressor itself refuses bad input with a typed error, never a crash.
+public enum Zstd {
+  /// The default compression level (zstd's own default, 3): fast, with a good ratio on logs.
+  public static let defaultLevel: Int32 = 3
+
+  /// Compresses `bytes` into one zstd frame that records its content size.
+  ///
+  /// - Parameter level: zstd level, 1 (fastest) … 19; negative levels trade ratio for speed.
+  /// - Throws: ``StoreError/Code/invalidArgument`` if zstd refuses the level or input.
+  public static func compress(_ bytes: [UInt8], level: Int32 = defaultLevel) throws(StoreError)
+    -> [UInt8]
+  {
+    try bytes.withStoreBytes { (input) throws(StoreError) -> [UInt8] in
+      try compress(input, level: level)
+    }
+  }
+
+  /// Compresses the bytes in `input` into one zstd frame that records its content size.
+  public static func compress(_ input: UnsafeRawBufferPointer, level: Int32 = defaultLevel)
+    throws(StoreError) -> [UInt8]
+  {
+    let bound = ZSTD_compressBound(input.count)
+    var code = 0
+    let output = [UInt8](unsafeUninitializedCapacity: bound) { buffer, initialized in
+      code = ZSTD_compress(buffer.baseAddress, bound, input.baseAddress, input.count, level)
+      initialized = ZSTD_isError(code) != 0 ? 0 : code
+    }
+    if ZSTD_isError(code) != 0 {
+      throw StoreError(.invalidArgument, "zstd compression failed: \(errorName(code))")
+    }
+    return output
+  }
+
+  /// Decompresses one or more zstd frames, refusing to produce more than `maxOutputSize` bytes.
+  ///
+  /// - Throws: ``StoreError/Code/corrupt`` if the input is not valid zstd, is truncated, or
+  ///   would decompress to more than `maxOutputSize` bytes.
+  public static func decompress(_ bytes: [UInt8], maxOutputSize: Int) throws(StoreError)
+    -> [UInt8]
+  {
+    try bytes.withStoreBytes { (input) throws(StoreError) -> [UInt8] in
+      try decompress(input, maxOutputSize: maxOutputSize)
+    }
+  }
+
+  /// Decompresses the bytes in `input`, refusing to produce more than `maxOutputSize` bytes.
+  public static func decompress(_ input: UnsafeRawBufferPointer, maxOutputSize: Int)
+    throws(StoreError) -> [UInt8]
+  {
+    guard maxOutputSize >= 0 else {
+      throw StoreError(.invalidArgument, "maxOutputSize must not be negative")
+    }
+    guard let stream = ZSTD_createDStream() else {
+      throw StoreError(.temporarilyUnavailable, "zstd could not allocate a decompression context")
+    }
+    defer { ZSTD_freeDStream(stream) }
+    ZSTD_initDStream(stream)
+
+    var output: [UInt8] = []
+    let declared = ZSTD_getFrameContentSize(input.baseAddress, input.count)
+    // ZSTD_CONTENTSIZE_UNKNOWN and _ERROR are the two largest UInt64 values.
+    if declared < UInt64.max - 1 {
+      guard declared <= UInt64(maxOutputSize) else {
+        throw StoreError(
+          .corrupt, "zstd frame declares \(declared) bytes, over the limit of \(maxOutputSize)")
+      }
+      output.reserveCapacity(Int(declared))
+    }
+    let chunk = min(max(Int(ZSTD_DStreamOutSize()), 1), max(maxOutputSize, 1))
+    var scratch = [UInt8](repeating: 0, count: chunk)
+    var inBuffer = ZSTD_inBuffer(src: input.baseAddress, size: input.count, pos: 0)
+    var lastCode = 0
+    while true {
+      let produced: Int = scratch.withUnsafeMutableBytes { out in
+        var outBuffer = ZSTD_outBuffer(dst: out.baseAddress, size: out.count, pos: 0)
+        lastCode = ZSTD_decompressStream(stream, &outBuffer, &inBuffer)
+        return outBuffer.pos
+      }
+      if ZSTD_isError(lastCode) != 0 {
+        throw StoreError(.corrupt, "zstd input is not valid: \(errorName(lastCode))")
+      }
+      if output.count + produced > maxOutputSize {
+        throw StoreError(.corrupt, "zstd input decompresses to more than \(maxOutputSize) bytes")
+      }
+      output.append(contentsOf: scratch[0..<produced])
+      let inputDone = inBuffer.pos == inBuffer.size
+      if inputDone && produced < chunk {
+        // lastCode == 0 means the last frame is complete; anything else is a truncated frame.
+        guard lastCode == 0 else {
+          throw StoreError(.corrupt, "zstd input ends in the middle of a frame")
+        }
+        return output
+      }
+      if produced == 0 && inputDone {
+        guard lastCode == 0 else {
+          throw StoreError(.corrupt, "zstd input ends in the middle of a frame")
+        }
+        return output
+      }
+    }
+  }
+
+  private static func errorName(_ code: Int) -> String {
+    String(cString: ZSTD_getErrorName(code))
+  }
+}

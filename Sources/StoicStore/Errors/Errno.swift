@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A POSIX error number, as a value with names for the ones the store classifies.
+///
+/// Modelled on swift-system's `Errno`: a struct rather than an enum, so that every value the
+/// kernel can return is representable, and the named constants read well at the call site.
+public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+  /// The raw `errno` value.
+  public let rawValue: Int32
+
+  /// Wraps a raw `errno` value.
+  public init(rawValue: Int32) { self.rawValue = rawValue }
+
+  /// The current thread's `errno`.
+  static var current: Errno { Errno(rawValue: errno) }
+
+  /// `ENOSPC`: no space left on the device.
+  public static let noSpace = Errno(rawValue: ENOSPC)
+  /// `EROFS`: the file system is read-only.
+  public static let readOnlyFileSystem = Errno(rawValue: EROFS)
+  /// `EDQUOT`: the user's disk quota is exhausted.
+  public static let quotaExceeded = Errno(rawValue: EDQUOT)
+  /// `EACCES`: permission denied.
+  public static let permissionDenied = Errno(rawValue: EACCES)
+  /// `EPERM`: operation not permitted.
+  public static let notPermitted = Errno(rawValue: EPERM)
+  /// `ENOENT`: no such file or directory.
+  public static let noSuchFile = Errno(rawValue: ENOENT)
+  /// `EEXIST`: the file exists.
+  public static let fileExists = Errno(rawValue: EEXIST)
+  /// `EINVAL`: invalid argument.
+  public static let invalidArgument = Errno(rawValue: EINVAL)
+  /// `EIO`: an input/output error from the device.
+  public static let ioError = Errno(rawValue: EIO)
+  /// `EINTR`: the call was interrupted by a signal.
+  public static let interrupted = Errno(rawValue: EINTR)
+  /// `EAGAIN`: the resource is temporarily unavailable (also `EWOULDBLOCK`).
+  public static let resourceTemporarilyUnavailable = Errno(rawValue: EAGAIN)
+  /// `EBUSY`: the device or resource is busy.
+  public static let busy = Errno(rawValue: EBUSY)
+  /// `EMFILE`: the process has too many open files.
+  public static let tooManyOpenFiles = Errno(rawValue: EMFILE)
+  /// `ENFILE`: the system has too many open files.
+  public static let tooManyOpenFilesInSystem = Errno(rawValue: ENFILE)
+  /// `ENOMEM`: the kernel could not allocate memory.
+  public static let noMemory = Errno(rawValue: ENOMEM)
+  /// `ENOTSUP`: the operation is not supported (for example `F_FULLFSYNC` on some file systems).
+  public static let notSupported = Errno(rawValue: ENOTSUP)
+  /// `EISDIR`: the path is a directory.
+  public static let isDirectory = Errno(rawValue: EISDIR)
+  /// `ENOTDIR`: a component of the path is not a directory.
+  public static let notDirectory = Errno(rawValue: ENOTDIR)
+  /// `EBADF`: the file descriptor is not open.
+  public static let badFileDescriptor = Errno(rawValue: EBADF)
+
+  /// The symbolic name (`ENOSPC`) where it is one the store knows, and the message from
+  /// `strerror`.
+  public var description: String {
+    let message = String(cString: strerror(rawValue))
+    if let name = Errno.names[rawValue] { return "\(name) (\(message))" }
+    return "errno \(rawValue) (\(message))"
+  }
+
+  private static let names: [Int32: String] = [
+    ENOSPC: "ENOSPC", EROFS: "EROFS", EDQUOT: "EDQUOT", EACCES: "EACCES", EPERM: "EPERM",
+    ENOENT: "ENOENT", EEXIST: "EEXIST", EINVAL: "EINVAL", EIO: "EIO", EINTR: "EINTR",
+    EAGAIN: "EAGAIN", EBUSY: "EBUSY", EMFILE: "EMFILE", ENFILE: "ENFILE", ENOMEM: "ENOMEM",
+    ENOTSUP: "ENOTSUP", EISDIR: "EISDIR", ENOTDIR: "ENOTDIR", EBADF: "EBADF",
+  ]
+}

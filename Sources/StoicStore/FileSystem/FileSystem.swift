@@ -1,0 +1,88 @@
+/// The only door to the disk: every operation of the store goes through one of these.
+///
+/// Two implementations ship: ``PosixFileSystem`` for real disks, and `SimulatedFileSystem`
+/// (in `StoicTesting`) which models what a crash can leave behind. Code written against this
+/// protocol can be crash-tested at every point with `CrashExplorer`.
+///
+/// There is no append mode and no shared file position: every read and write names its
+/// offset, so callers track their own end (and can roll a failed write back by truncating to
+/// it).
+///
+/// Durability, as the simulated model states it and real disks need it:
+/// - A write or truncate is durable only after ``sync(_:)`` on that handle returns.
+/// - A create, rename or remove is durable only after ``syncDirectory(_:)`` on the parent
+///   directory returns. Syncing a file does not sync its name; syncing a directory does not
+///   sync file data.
+///
+/// Every method throws ``StoreError`` and nothing else.
+public protocol FileSystem: Sendable {
+  /// Opens (or creates) a file.
+  ///
+  /// - Parameters:
+  ///   - path: The file's path.
+  ///   - mode: How to open it; ``OpenMode/createExclusive`` fails with
+  ///     ``StoreError/Code/alreadyExists`` if the file exists.
+  /// - Returns: A handle that must be closed with ``close(_:)``.
+  /// - Throws: ``StoreError`` with the `open` errno.
+  func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> FileHandle
+
+  /// Closes a handle. Closing does not sync.
+  func close(_ handle: FileHandle) throws(StoreError)
+
+  /// Reads up to `buffer.count` bytes at `offset`, restarting short reads until the buffer is
+  /// full or the file ends.
+  ///
+  /// - Returns: The number of bytes read; fewer than `buffer.count` only at the end of the file.
+  /// - Throws: ``StoreError`` with the `pread` errno (`EIO` from a bad sector, for example).
+  func read(
+    _ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
+  ) throws(StoreError) -> Int
+
+  /// Writes all of `bytes` at `offset`, restarting short writes.
+  ///
+  /// On failure some prefix of the bytes may have reached the file; the caller decides what to
+  /// do with it (the journal truncates back to its last good end).
+  /// - Throws: ``StoreError`` with the `pwrite` errno (`ENOSPC`, `EDQUOT`, `EIO`, …).
+  func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
+    throws(StoreError)
+
+  /// Sets the file's size, cutting or zero-extending it.
+  func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError)
+
+  /// Makes the file's data and size durable: `F_FULLFSYNC` where the platform has it (falling
+  /// back to `fsync` with the event `store.fullsync_unavailable`), `fsync` elsewhere.
+  ///
+  /// - Throws: ``StoreError``; after an `EIO` the kernel may have dropped the unsynced data,
+  ///   so the caller must treat the handle's unsynced writes as lost ("fsyncgate").
+  func sync(_ handle: FileHandle) throws(StoreError)
+
+  /// Makes the names in a directory (creates, renames, removes) durable.
+  func syncDirectory(_ path: String) throws(StoreError)
+
+  /// Renames a file, replacing any file at `destination` atomically.
+  func rename(_ source: String, to destination: String) throws(StoreError)
+
+  /// Removes a file.
+  func remove(_ path: String) throws(StoreError)
+
+  /// The names (not paths) of the entries in a directory, sorted, without `.` and `..`.
+  func list(_ directory: String) throws(StoreError) -> [String]
+
+  /// The size of an open file.
+  func size(_ handle: FileHandle) throws(StoreError) -> UInt64
+
+  /// The size of the file at `path`, or `nil` when nothing is there.
+  func fileSize(_ path: String) throws(StoreError) -> UInt64?
+
+  /// Creates a directory and any missing parents; succeeds if it exists.
+  func createDirectory(_ path: String) throws(StoreError)
+
+  /// The bytes available to an unprivileged writer on the file system holding `path`.
+  func freeSpace(_ path: String) throws(StoreError) -> UInt64
+
+  /// Takes an exclusive advisory lock on an open file without waiting.
+  ///
+  /// - Throws: ``StoreError/Code/locked`` if another handle (in this or another process) holds
+  ///   it. The lock is released when the handle is closed or the process ends.
+  func lock(_ handle: FileHandle) throws(StoreError)
+}

@@ -1,0 +1,3 @@
+import StoicStore
+
+print("stoic")

@@ -1,0 +1,5 @@
+// Linux headers the benchmark needs that Swift's Glibc module does not bring in.
+#include <sys/vfs.h>
+
+// The file system type of a path (statfs f_type), or -1 when statfs fails.
+long stoic_bench_filesystem_type(const char *path);

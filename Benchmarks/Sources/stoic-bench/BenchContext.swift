@@ -1,0 +1,34 @@
+import Foundation
+
+/// What every scenario gets: sizes, repetitions, a place for files, and progress output.
+struct BenchContext {
+  let quick: Bool
+  let runs: Int
+  /// The benchmark's own directory (removed at the end of the run).
+  let root: String
+
+  /// Creates an empty directory under ``root`` named after `label`, runs `body` in it, and
+  /// removes it afterwards.
+  func inFreshDirectory<Value>(_ label: String, _ body: (String) throws -> Value) throws -> Value {
+    let path = try makeDirectory(label)
+    defer { remove(path) }
+    return try body(path)
+  }
+
+  /// Creates an empty directory under ``root``; the caller removes it with ``remove(_:)``.
+  func makeDirectory(_ label: String) throws -> String {
+    let path = root + "/" + label
+    remove(path)
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+  }
+
+  func remove(_ path: String) {
+    try? FileManager.default.removeItem(atPath: path)
+  }
+
+  /// A progress line on standard error (standard output carries the report).
+  func progress(_ message: String) {
+    FileHandle.standardError.write(Data(("  " + message + "\n").utf8))
+  }
+}

@@ -1,0 +1,53 @@
+/// The command line of `stoic-bench`.
+struct BenchOptions {
+  var json = false
+  var quick = false
+  var directory: String?
+  var scenario: String?
+  var runs: Int?
+  var help = false
+  /// Hidden: replay the journal in this directory and print a ``ReplayChildReport`` (the parent
+  /// re-executes itself with this, so each replay's peak memory is measured in its own process).
+  var replayChild: String?
+
+  static let usage = """
+    usage: stoic-bench [--quick] [--json] [--directory DIR] [--scenario ID] [--runs N]
+
+      --quick          reduced sizes for a fast look
+      --json           print one JSON object instead of the table
+      --directory DIR  where the benchmark's files go (default: a temporary directory under
+                       /tmp); a subdirectory is created there and removed afterwards
+      --scenario ID    run one scenario: \(ScenarioCatalog.ids.joined(separator: ", "))
+      --runs N         repetitions of each figure (default 5, 3 with --quick)
+    """
+
+  init(arguments: [String]) throws {
+    var remaining = arguments[...]
+    func value(for flag: String) throws -> String {
+      guard let next = remaining.popFirst() else { throw BenchError("\(flag) needs a value") }
+      return next
+    }
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "--json": json = true
+      case "--quick": quick = true
+      case "--directory": directory = try value(for: argument)
+      case "--scenario":
+        let id = try value(for: argument)
+        guard ScenarioCatalog.ids.contains(id) else {
+          throw BenchError(
+            "unknown scenario \(id); known: \(ScenarioCatalog.ids.joined(separator: ", "))")
+        }
+        scenario = id
+      case "--runs":
+        guard let count = Int(try value(for: argument)), count > 0 else {
+          throw BenchError("--runs needs a positive number")
+        }
+        runs = count
+      case "--replay-child": replayChild = try value(for: argument)
+      case "--help", "-h": help = true
+      default: throw BenchError("unknown argument \(argument)\n\(Self.usage)")
+      }
+    }
+  }
+}

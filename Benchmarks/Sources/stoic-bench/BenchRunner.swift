@@ -1,0 +1,47 @@
+import Foundation
+
+/// Runs the selected scenarios in a directory of their own and prints the report.
+struct BenchRunner {
+  let options: BenchOptions
+
+  func run() throws {
+    let start = MonotonicClock.now()
+    let root = try makeRoot()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let context = BenchContext(
+      quick: options.quick, runs: options.runs ?? (options.quick ? 3 : 5), root: root)
+    let machine = Machine.probe(directory: root)
+    let commit = StoicCommit.current()
+    var results: [BenchResult] = []
+    for scenario in ScenarioCatalog.selected(options) {
+      context.progress("scenario \(scenario.id)")
+      results += try scenario.run(in: context)
+    }
+    ReplayScenario.memoryCheck(&results)
+    let unavailable = ScenarioCatalog.unavailable.filter {
+      options.scenario == nil || options.scenario == $0.id
+    }
+    if options.json {
+      print(try JSONReport(machine: machine, commit: commit, results: results).encoded())
+    } else {
+      print(
+        TextReport(
+          machine: machine, commit: commit, runs: context.runs, quick: options.quick,
+          results: results, unavailable: unavailable,
+          elapsedSeconds: MonotonicClock.seconds(since: start)
+        ).rendered())
+    }
+  }
+
+  /// A new directory for this run: under `--directory` if given, else under `/tmp`.
+  private func makeRoot() throws -> String {
+    let parent = options.directory ?? NSTemporaryDirectory()
+    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    let template = (parent as NSString).appendingPathComponent("stoic-bench-XXXXXX")
+    var bytes = Array(template.utf8CString)
+    guard let made = mkdtemp(&bytes) else {
+      throw BenchError("cannot create a directory under \(parent)")
+    }
+    return String(cString: made)
+  }
+}

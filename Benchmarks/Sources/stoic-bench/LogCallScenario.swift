@@ -1,0 +1,64 @@
+/// Scenario 1: a log call that is safe against a process crash, one thread.
+///
+/// Stoic appends each record with ``SyncPolicy/never`` (the record is in the kernel when the
+/// call returns); peers: a bare `pwrite` per record and SQLite WAL `synchronous=NORMAL` with one
+/// row per transaction.
+struct LogCallScenario: Scenario {
+  let id = "log-call"
+
+  func run(in context: BenchContext) throws -> [BenchResult] {
+    let workload = Workload(
+      payloads: LogCorpus.records(count: 4096, size: 200),
+      count: context.quick ? 20_000 : 200_000)
+    let warmUp = workload.with(count: workload.count / 10)
+    try context.inFreshDirectory("warm-up") { directory in
+      _ = try StoicContender.appendPerRecord(warmUp, policy: .never, in: directory)
+      _ = try FloorPeer.pwrite(warmUp, in: directory)
+      _ = try SQLitePeer.normalPerRow(warmUp, in: directory)
+    }
+    var stoic: [Double] = []
+    var pwrite: [Double] = []
+    var sqlite: [Double] = []
+    var latencies: [String: [LatencyPercentiles]] = [:]
+    func record(_ name: String, _ sample: RunSample, into figures: inout [Double]) {
+      figures.append(sample.recordsPerSecond)
+      latencies[name, default: []].append(LatencyPercentiles(latencies: sample.latencies ?? []))
+    }
+    for run in 1...context.runs {
+      context.progress("log-call run \(run)/\(context.runs)")
+      try context.inFreshDirectory("log-call") { directory in
+        record(
+          "stoic",
+          try StoicContender.appendPerRecord(
+            workload, policy: .never, in: directory, latencies: true), into: &stoic)
+        record(
+          "pwrite", try FloorPeer.pwrite(workload, in: directory, latencies: true), into: &pwrite)
+        record(
+          "sqlite-normal", try SQLitePeer.normalPerRow(workload, in: directory, latencies: true),
+          into: &sqlite)
+      }
+    }
+    var result = BenchResult(
+      scenario: id, metric: "throughput", unit: "records/s",
+      title: "log call, process-crash safe, one thread, \(workload.count) records of 200 B",
+      stoic: Summary(stoic))
+    result.peers = [
+      .init(name: "pwrite", summary: Summary(pwrite)),
+      .init(name: "sqlite-normal", summary: Summary(sqlite)),
+    ]
+    result.latency = LatencyPercentiles.median(of: latencies["stoic"] ?? [])
+    result.notes = ["pwrite", "sqlite-normal"].map { name in
+      let peer = LatencyPercentiles.median(of: latencies[name] ?? [])
+      return "\(name) latency per call: p50 \(Format.number(peer.p50)) ns, "
+        + "p99 \(Format.number(peer.p99)) ns, p999 \(Format.number(peer.p999)) ns"
+    }
+    result.notes.append("every call is timed with clock_gettime(CLOCK_MONOTONIC) for all three")
+    let median = result.stoic.median
+    result.targets = [
+      .ratio(
+        median, over: Summary(sqlite).median, atLeast: 30, label: "stoic ≥ 30× sqlite-normal"),
+      .ratio(median, over: Summary(pwrite).median, atLeast: 1, label: "stoic ≥ 1× pwrite"),
+    ]
+    return [result]
+  }
+}

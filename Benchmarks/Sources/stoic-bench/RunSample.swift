@@ -1,0 +1,32 @@
+/// What one run of one contender measured.
+struct RunSample {
+  /// Wall time of the measured loop.
+  let seconds: Double
+  /// Records written in the loop.
+  let records: Int
+  /// Per-call latencies in nanoseconds, when they were recorded.
+  var latencies: [UInt64]? = nil
+
+  var recordsPerSecond: Double { Double(records) / seconds }
+
+  /// Times `count` calls of `body` (index 0 ..< count), recording each call's latency with
+  /// `CLOCK_MONOTONIC` if asked.
+  static func timing(count: Int, latencies recordLatencies: Bool, _ body: (Int) throws -> Void)
+    rethrows -> RunSample
+  {
+    if !recordLatencies {
+      let start = MonotonicClock.now()
+      for index in 0..<count { try body(index) }
+      return RunSample(seconds: MonotonicClock.seconds(since: start), records: count)
+    }
+    var latencies = [UInt64](repeating: 0, count: count)
+    let start = MonotonicClock.now()
+    for index in 0..<count {
+      let before = MonotonicClock.now()
+      try body(index)
+      latencies[index] = MonotonicClock.now() - before
+    }
+    return RunSample(
+      seconds: MonotonicClock.seconds(since: start), records: count, latencies: latencies)
+  }
+}

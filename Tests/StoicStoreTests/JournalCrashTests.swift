@@ -122,9 +122,9 @@ struct JournalCrashTests {
   }
 
   /// Two durable records and half of a third; open, append two more, close.
-  static func tornTailScenario(options: JournalOptions) -> CrashReport {
+  static func tornTailScenario(options: JournalOptions, crashRecovery: Bool = true) -> CrashReport {
     Support.explore(
-      crashRecovery: true, options: options, attempted: Array(1...4),
+      crashRecovery: crashRecovery, options: options, attempted: Array(1...4),
       setup: { disk in
         try Self.prepare(disk, 1...2)
         guard let segment = Support.activeSegment(on: disk), let bytes = disk.contents(segment)
@@ -188,9 +188,10 @@ struct JournalCrashTests {
   }
 
   /// Three durable records in small segments; append one, snapshot through 3, append two.
-  static func compactionScenario(options: JournalOptions) -> CrashReport {
+  static func compactionScenario(options: JournalOptions, crashRecovery: Bool = true) -> CrashReport
+  {
     Support.explore(
-      crashRecovery: true, options: options, attempted: Array(1...6),
+      crashRecovery: crashRecovery, options: options, attempted: Array(1...6),
       setup: { disk in try Self.prepare(disk, 1...3, options: options) },
       operation: { disk, recorder in
         let journal = try Journal.open(

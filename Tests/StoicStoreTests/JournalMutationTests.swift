@@ -27,14 +27,15 @@ struct JournalMutationTests {
   @Test("no tail truncation: a record appended after a torn tail is lost or refused")
   func noTailTruncation() {
     let report = JournalCrashTests.tornTailScenario(
-      options: Self.mutated(JournalOptions(), .noTailTruncation))
+      options: Self.mutated(JournalOptions(), .noTailTruncation), crashRecovery: false)
     #expect(!report.passed, "the mutation went unnoticed: \(report)")
   }
 
   @Test("truncate before snapshot: covered segments vanish before the checkpoint is durable")
   func truncateBeforeSnapshot() {
     let report = JournalCrashTests.compactionScenario(
-      options: Self.mutated(JournalTestSupport.smallSegments(), .truncateBeforeSnapshot))
+      options: Self.mutated(JournalTestSupport.smallSegments(), .truncateBeforeSnapshot),
+      crashRecovery: false)
     #expect(!report.passed, "the mutation went unnoticed: \(report)")
   }
 }

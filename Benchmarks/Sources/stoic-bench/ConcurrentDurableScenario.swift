@@ -22,31 +22,42 @@ struct ConcurrentDurableScenario: Scenario {
     for run in 1...context.runs {
       context.progress("concurrent-durable run \(run)/\(context.runs)")
       try context.inFreshDirectory(id) { directory in
-        delayedSamples.append(total / (try stoic(perThread, delayed, directory + "/delayed")))
+        delayedSamples.append(
+          total / (try stoic(perThread, delayed, directory + "/delayed").seconds))
         immediateSamples.append(
-          total / (try stoic(perThread, immediate, directory + "/immediate")))
+          total / (try stoic(perThread, immediate, directory + "/immediate").seconds))
         peerSamples.append(total / (try writeFsync(perThread, directory)))
       }
     }
     let peer = BenchResult.Peer(name: "write-fsync", summary: Summary(peerSamples))
+    let syncLines = try [delayed, immediate].map { policy in
+      try context.inFreshDirectory(id) { directory in
+        let profile = FileSystemProfile()
+        let run = try stoic(perThread, policy, directory + "/profiled", profile: profile)
+        return TimeBreakdown(
+          wallSeconds: run.seconds, records: Int(total), totals: run.totals ?? .init()
+        ).syncLine()
+      }
+    }
     let title =
       "\(threads) threads, durable before return, \(perThread.count) records of 200 B each"
     return [
       result(
         metric: "throughput", title: title + "; stoic group commit 10 ms / 1,000 records",
-        stoic: delayedSamples, peer: peer),
+        stoic: delayedSamples, peer: peer, note: syncLines[0]),
       result(
         metric: "throughput-no-delay", title: title + "; stoic group commit, no delay",
-        stoic: immediateSamples, peer: peer),
+        stoic: immediateSamples, peer: peer, note: syncLines[1]),
     ]
   }
 
-  private func result(metric: String, title: String, stoic: [Double], peer: BenchResult.Peer)
-    -> BenchResult
-  {
+  private func result(
+    metric: String, title: String, stoic: [Double], peer: BenchResult.Peer, note: String
+  ) -> BenchResult {
     var result = BenchResult(
       scenario: id, metric: metric, unit: "records/s", title: title, stoic: Summary(stoic))
     result.peers = [peer]
+    result.notes = [note]
     result.targets = [
       .ratio(
         result.stoic.median, over: peer.summary.median, atLeast: 10,
@@ -55,17 +66,22 @@ struct ConcurrentDurableScenario: Scenario {
     return result
   }
 
-  private func stoic(_ perThread: Workload, _ policy: SyncPolicy, _ directory: String) throws
-    -> Double
-  {
-    let journal = try StoicContender.open(directory, policy: policy)
+  private func stoic(
+    _ perThread: Workload, _ policy: SyncPolicy, _ directory: String,
+    profile: FileSystemProfile? = nil
+  ) throws -> (seconds: Double, totals: FileSystemProfile.Totals?) {
+    let journal = try StoicContender.open(
+      directory, policy: policy,
+      fileSystem: profile.map { TimingFileSystem(profile: $0) } ?? PosixFileSystem())
+    profile?.reset()
     let seconds = try ParallelRun.seconds(threads: threads) { _ in
       for index in 0..<perThread.count {
         try journal.append(perThread.payload(index))
       }
     }
+    let totals = profile?.totals
     try journal.close()
-    return seconds
+    return (seconds, totals)
   }
 
   private func writeFsync(_ perThread: Workload, _ directory: String) throws -> Double {

@@ -19,6 +19,11 @@ enum Format {
     return String(format: "%.3g", value)
   }
 
+  /// A count with thousands separators.
+  static func count(_ value: Int) -> String {
+    value >= 100 ? number(Double(value)) : String(value)
+  }
+
   /// A ratio such as `31.4×` or `0.87×`.
   static func ratio(_ value: Double) -> String {
     guard value.isFinite else { return "n/a" }

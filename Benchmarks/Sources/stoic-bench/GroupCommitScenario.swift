@@ -50,8 +50,12 @@ struct GroupCommitScenario: Scenario {
         label: "stoic ≥ 0.9× pwrite-fdatasync"),
     ]
     let fraction = median / (result.peerMedian("buffered-fdatasync") ?? .nan)
+    let breakdown = try context.inFreshDirectory(id) {
+      try StoicContender.profiledAppendPerRecord(workload, policy: .everyRecords(cadence), in: $0)
+    }
     result.notes = [
-      "stoic reaches \(Format.ratio(fraction)) of buffered-fdatasync (reported, no target)"
+      "stoic reaches \(Format.ratio(fraction)) of buffered-fdatasync (reported, no target)",
+      breakdown.line(), breakdown.syncLine(),
     ]
     return [result]
   }

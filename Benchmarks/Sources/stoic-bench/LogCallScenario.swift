@@ -53,6 +53,10 @@ struct LogCallScenario: Scenario {
         + "p99 \(Format.number(peer.p99)) ns, p999 \(Format.number(peer.p999)) ns"
     }
     result.notes.append("every call is timed with clock_gettime(CLOCK_MONOTONIC) for all three")
+    result.notes.append(
+      try context.inFreshDirectory(id) {
+        try StoicContender.profiledAppendPerRecord(workload, policy: .never, in: $0).line()
+      })
     let median = result.stoic.median
     result.targets = [
       .ratio(

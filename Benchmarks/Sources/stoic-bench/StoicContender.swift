@@ -31,6 +31,23 @@ enum StoicContender {
     }
   }
 
+  /// One run of ``appendPerRecord(_:policy:in:latencies:)`` through a ``TimingFileSystem``,
+  /// for the breakdown printed under a figure (not one of the measured runs).
+  static func profiledAppendPerRecord(
+    _ workload: Workload, policy: SyncPolicy, in directory: String
+  )
+    throws -> TimeBreakdown
+  {
+    let profile = FileSystemProfile()
+    let journal = try open(
+      directory + "/profiled", policy: policy, fileSystem: TimingFileSystem(profile: profile))
+    profile.reset()
+    let sample = try appendPerRecord(workload, to: journal)
+    let totals = profile.totals
+    try journal.close()
+    return TimeBreakdown(wallSeconds: sample.seconds, records: sample.records, totals: totals)
+  }
+
   /// Fills a journal with `count` records of the workload, in batches, without syncing until
   /// the close; returns the payload bytes written.
   @discardableResult

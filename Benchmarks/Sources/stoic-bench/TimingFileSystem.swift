@@ -1,46 +1,57 @@
 import StoicStore
 
-/// The POSIX file system with a stopwatch on the journal's compression of sealed segments;
-/// every call is forwarded unchanged.
+/// The POSIX file system with a stopwatch on every call (see ``FileSystemProfile``); every call
+/// is forwarded unchanged.
 struct TimingFileSystem: FileSystem {
   let base = PosixFileSystem()
-  let timer: CompactionTimer
+  let profile: FileSystemProfile
 
   func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> FileHandle {
-    if mode == .readOnly, path.hasSuffix(".log") { timer.sealedLogOpened() }
-    return try base.open(path, mode)
+    if mode == .readOnly, path.hasSuffix(".log") { profile.compressionStarted() }
+    return try profile.measure(.other) { () throws(StoreError) in try base.open(path, mode) }
   }
 
   func sync(_ handle: FileHandle) throws(StoreError) {
-    if handle.path.hasSuffix(".zst.tmp") { timer.compressedSyncStarting() }
-    try base.sync(handle)
-  }
-
-  func close(_ handle: FileHandle) throws(StoreError) { try base.close(handle) }
-
-  func read(_ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64)
-    throws(StoreError) -> Int
-  {
-    try base.read(handle, into: buffer, at: offset)
+    if handle.path.hasSuffix(".zst.tmp") { profile.compressionFinished() }
+    try profile.measure(.sync) { () throws(StoreError) in try base.sync(handle) }
   }
 
   func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
     throws(StoreError)
   {
-    try base.write(handle, bytes, at: offset)
+    try profile.measure(.write) { () throws(StoreError) in try base.write(handle, bytes, at: offset)
+    }
+  }
+
+  func syncDirectory(_ path: String) throws(StoreError) {
+    try profile.measure(.directorySync) { () throws(StoreError) in try base.syncDirectory(path) }
+  }
+
+  func close(_ handle: FileHandle) throws(StoreError) {
+    try profile.measure(.other) { () throws(StoreError) in try base.close(handle) }
+  }
+
+  func read(_ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64)
+    throws(StoreError) -> Int
+  {
+    try profile.measure(.other) { () throws(StoreError) in
+      try base.read(handle, into: buffer, at: offset)
+    }
   }
 
   func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError) {
-    try base.truncate(handle, to: size)
+    try profile.measure(.other) { () throws(StoreError) in try base.truncate(handle, to: size) }
   }
-
-  func syncDirectory(_ path: String) throws(StoreError) { try base.syncDirectory(path) }
 
   func rename(_ source: String, to destination: String) throws(StoreError) {
-    try base.rename(source, to: destination)
+    try profile.measure(.other) { () throws(StoreError) in
+      try base.rename(source, to: destination)
+    }
   }
 
-  func remove(_ path: String) throws(StoreError) { try base.remove(path) }
+  func remove(_ path: String) throws(StoreError) {
+    try profile.measure(.other) { () throws(StoreError) in try base.remove(path) }
+  }
 
   func list(_ directory: String) throws(StoreError) -> [String] { try base.list(directory) }
 

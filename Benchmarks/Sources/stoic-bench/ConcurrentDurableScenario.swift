@@ -44,15 +44,16 @@ struct ConcurrentDurableScenario: Scenario {
     return [
       result(
         metric: "throughput", title: title + "; stoic group commit 10 ms / 1,000 records",
-        stoic: delayedSamples, peer: peer, note: syncLines[0]),
+        stoic: delayedSamples, peer: peer, note: syncLines[0], label: "stoic"),
       result(
         metric: "throughput-no-delay", title: title + "; stoic group commit, no delay",
-        stoic: immediateSamples, peer: peer, note: syncLines[1]),
+        stoic: immediateSamples, peer: peer, note: syncLines[1], label: "stoic (no delay)"),
     ]
   }
 
   private func result(
-    metric: String, title: String, stoic: [Double], peer: BenchResult.Peer, note: String
+    metric: String, title: String, stoic: [Double], peer: BenchResult.Peer, note: String,
+    label: String
   ) -> BenchResult {
     var result = BenchResult(
       scenario: id, metric: metric, unit: "records/s", title: title, stoic: Summary(stoic))
@@ -61,7 +62,7 @@ struct ConcurrentDurableScenario: Scenario {
     result.targets = [
       .ratio(
         result.stoic.median, over: peer.summary.median, atLeast: 10,
-        label: "stoic ≥ 10× write-fsync")
+        label: "\(label) ≥ 10× write-fsync")
     ]
     return result
   }

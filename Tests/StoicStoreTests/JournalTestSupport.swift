@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 
@@ -97,16 +98,21 @@ enum JournalTestSupport {
     recoverOptions: JournalOptions? = nil,
     attempted: [UInt64],
     validPayload: @escaping (JournalRecord) -> Bool = { $0.payload == payload($0.sequence) },
+    name: String = #function,
     setup: (SimulatedFileSystem) throws -> Void = { _ in },
     operation: (SimulatedFileSystem, CrashRecorder) throws -> Void
   ) -> CrashReport {
-    CrashExplorer(budget: budget(crashRecovery: crashRecovery)).explore(
+    let report = CrashExplorer(budget: budget(crashRecovery: crashRecovery)).explore(
       setup: setup,
       operation: operation,
       recover: { disk in try recover(disk, options: recoverOptions ?? options) },
       check: { recovered, context in
         try check(recovered, context, attempted: attempted, validPayload: validPayload)
       })
+    if ProcessInfo.processInfo.environment["STOIC_CRASH_BUDGET"] != nil {
+      print("journal crash exploration \(name) \(options.mutations): \(report)")
+    }
+    return report
   }
 
   /// The budget: `STOIC_CRASH_BUDGET` images per crash point (8 by default, to keep the

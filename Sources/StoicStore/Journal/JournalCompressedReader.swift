@@ -78,7 +78,8 @@ struct JournalCompressedReader {
     let kind = header[0]
     let rawLength = Int(JournalFrame.loadLE32(header, 4))
     let storedLength = Int(JournalFrame.loadLE32(header, 8))
-    guard rawLength <= blockLimit, storedLength <= blockLimit + 64,
+    let limit = max(blockLimit, JournalCompressedSegment.maximumBlock)
+    guard rawLength <= limit, storedLength <= limit,
       offset + UInt64(headerSize + storedLength) <= reader.fileSize
     else { throw corrupt("block lengths are out of range", at: offset) }
     let stored = try reader.bytes(at: offset + UInt64(headerSize), count: storedLength)

@@ -14,6 +14,10 @@ enum JournalCompressedSegment {
   static let kindRaw: UInt8 = 0
   static let kindZstd: UInt8 = 1
   static let kindTrailer: UInt8 = 2
+  /// The largest block any reader accepts, whatever its own window: blocks are written at
+  /// most one read window (or one frame) large, and a journal reopened with a smaller window
+  /// must still read them.
+  static let maximumBlock = 16 << 20
 
   static func header(segmentFirst: UInt64) -> [UInt8] {
     var buffer = magic

@@ -16,6 +16,14 @@ struct JournalOpener {
   }
 
   func open(report: inout JournalRecovery) throws(StoreError) -> JournalCore {
+    guard options.maxRecordSize >= 0, options.maxRecordSize <= 1 << 30,
+      options.readWindow > 0, options.segmentSize > 0
+    else {
+      throw StoreError(
+        .invalidArgument,
+        "journal options out of range: maxRecordSize 0...1 GiB, readWindow and segmentSize > 0",
+        path: directory)
+    }
     try fileSystem.createDirectory(directory)
     let lockPath = Path.join(directory, JournalFileNames.lock)
     let lockHandle = try fileSystem.open(lockPath, .createOrOpen)

@@ -3,7 +3,8 @@ public struct JournalOptions: Sendable {
   /// When appends become durable. Default ``SyncPolicy/always``.
   public var syncPolicy: SyncPolicy
   /// The largest payload one record may carry, in bytes. Larger appends throw
-  /// ``StoreError/Code/invalidArgument``; a stored frame claiming more is invalid. Default 1 MiB.
+  /// ``StoreError/Code/invalidArgument``; a stored frame claiming more is invalid, so do not
+  /// lower it for an existing journal. At most 1 GiB. Default 1 MiB.
   public var maxRecordSize: Int
   /// The size at which the active segment is sealed and a new one started. Default 8 MiB.
   public var segmentSize: UInt64

@@ -69,8 +69,9 @@ public enum SettingsJSON: Sendable, Hashable, Codable, CustomStringConvertible {
     }
   }
 
-  /// The value as compact JSON (`null` for what JSON cannot express).
+  /// The value as compact JSON (a number JSON cannot express, such as NaN, as Swift prints it).
   public var description: String {
+    if case .number(let number) = self, !number.isFinite { return "\(number)" }
     let bytes = (try? SettingsCoding.encode(self, pretty: false)) ?? Array("null".utf8)
     return String(decoding: bytes, as: UTF8.self)
   }

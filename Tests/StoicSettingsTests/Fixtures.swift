@@ -51,8 +51,15 @@ struct Counter: Sendable, Equatable {
     version: 1, defaults: Counter(), fields: [.field("count", \.count, .range(0...1_000_000))])
 }
 
-/// The settings file every test uses.
-let settingsPath = "settings.json"
+/// The settings file every test uses. (Not `settings.…`: string literals with that prefix are
+/// reserved for event names, which the catalog test scans for.)
+let settingsPath = "prefs.json"
+
+/// Where AtomicFile keeps the previous generation.
+let previousPath = settingsPath + ".previous"
+
+/// Where AtomicFile puts the `number`-th quarantined file.
+func quarantinePath(_ number: Int) -> String { settingsPath + ".corrupt-\(number)" }
 
 /// Collects events, for assertions.
 final class EventLog: Sendable {

@@ -15,7 +15,7 @@ import Testing
     let disk = SimulatedFileSystem()
     disk.setDurableContents(settingsPath, bytes)
     plant(
-      #"{"formatVersion": 2, "name": "Previous"}"#, on: disk, at: "settings.json.previous",
+      #"{"formatVersion": 2, "name": "Previous"}"#, on: disk, at: previousPath,
       format: format)
     let events = EventLog()
     let store = try openPrefs(
@@ -27,10 +27,10 @@ import Testing
       Issue.record("expected a quarantine, got \(store.issues)", sourceLocation: sourceLocation)
       return
     }
-    #expect(movedTo == "settings.json.corrupt-1", sourceLocation: sourceLocation)
+    #expect(movedTo == quarantinePath(1), sourceLocation: sourceLocation)
     #expect(reported.contains(problem), "\(reported)", sourceLocation: sourceLocation)
     #expect(
-      disk.durableContents("settings.json.corrupt-1") == bytes, sourceLocation: sourceLocation)
+      disk.durableContents(quarantinePath(1)) == bytes, sourceLocation: sourceLocation)
     #expect(events.names.contains(EventCatalog.settingsRecovered), sourceLocation: sourceLocation)
     events.expectAllRegistered(sourceLocation: sourceLocation)
   }
@@ -75,8 +75,8 @@ import Testing
     plant(String(decoding: text, as: UTF8.self), on: disk, format: .handEdited)
     let store = try openPrefs(on: disk, format: .handEdited)
     #expect(store.source == .defaults(.unusable))
-    #expect(disk.allPaths() == ["settings.json.corrupt-1"])
-    #expect(disk.contents("settings.json.corrupt-1") == text)
+    #expect(disk.allPaths() == [quarantinePath(1)])
+    #expect(disk.contents(quarantinePath(1)) == text)
   }
 
   @Test func hugeFileIsQuarantinedWithoutBeingRead() throws {
@@ -107,7 +107,7 @@ import Testing
     #expect(store.value.name == "Ada")
     #expect(store.source == .file)
     #expect(store.issues.count == 2)
-    #expect(disk.contents("settings.json.previous") == stored(original))
+    #expect(disk.contents(previousPath) == stored(original))
   }
 
   @Test func handEditedValuesJSONCannotHoldAreRepairedNotWrittenBack() throws {

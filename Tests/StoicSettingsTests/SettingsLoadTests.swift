@@ -59,7 +59,7 @@ import Testing
       currentDocument(on: disk) == [
         "formatVersion": .integer(2), "name": .string("Ada"), "recent": .array([.string("x")]),
       ])
-    #expect(disk.durableContents("settings.json.previous") == stored(original))
+    #expect(disk.durableContents(previousPath) == stored(original))
     #expect(events.names.contains(EventCatalog.settingsSaveFailed) == false)
     events.expectAllRegistered()
   }
@@ -99,8 +99,8 @@ import Testing
       return
     }
     #expect(path == settingsPath)
-    #expect(movedTo == "settings.json.corrupt-1")
-    #expect(disk.durableContents("settings.json.corrupt-1") == damaged)
+    #expect(movedTo == quarantinePath(1))
+    #expect(disk.durableContents(quarantinePath(1)) == damaged)
     #expect(events.names.contains(EventCatalog.settingsRecovered))
     #expect(events.names.contains(EventCatalog.corruptQuarantined))
     events.expectAllRegistered()
@@ -109,7 +109,7 @@ import Testing
   @Test func bothGenerationsUnusableGiveDefaultsAndKeepBothFiles() throws {
     let disk = SimulatedFileSystem()
     plant(#"["not", "an", "object"]"#, on: disk)
-    plant(#"{"formatVersion": "two"}"#, on: disk, at: "settings.json.previous")
+    plant(#"{"formatVersion": "two"}"#, on: disk, at: previousPath)
     let events = EventLog()
     let store = try openPrefs(on: disk, events: events.sink)
     #expect(store.value == Prefs())
@@ -121,15 +121,15 @@ import Testing
     #expect(problems.count == 2)
     #expect(problems.first?.contains("wrong shape") == true)
     #expect(problems.last?.contains("formatVersion") == true)
-    #expect(disk.durableContents("settings.json.corrupt-1") == stored(#"["not", "an", "object"]"#))
-    #expect(disk.durableContents("settings.json.corrupt-2") == stored(#"{"formatVersion": "two"}"#))
+    #expect(disk.durableContents(quarantinePath(1)) == stored(#"["not", "an", "object"]"#))
+    #expect(disk.durableContents(quarantinePath(2)) == stored(#"{"formatVersion": "two"}"#))
     #expect(events.names.contains(EventCatalog.settingsReset))
 
     // The next update writes a fresh file; the quarantined ones stay.
     try store.update { $0.name = "Ada" }
     let reopened = try openPrefs(on: disk.crashedDurableOnly())
     #expect(reopened.value.name == "Ada")
-    #expect(disk.allPaths().contains("settings.json.corrupt-2"))
+    #expect(disk.allPaths().contains(quarantinePath(2)))
     events.expectAllRegistered()
   }
 

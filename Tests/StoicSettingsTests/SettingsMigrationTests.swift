@@ -26,7 +26,7 @@ import Testing
       currentDocument(on: crashed) == [
         "formatVersion": .integer(2), "scrollSpeed": .integer(1200), "name": .string("Ada"),
       ])
-    #expect(crashed.durableContents("settings.json.previous") == stored(Self.versionOne))
+    #expect(crashed.durableContents(previousPath) == stored(Self.versionOne))
 
     // The next open reads version 2 with nothing to migrate.
     let reopened = try openPrefs(on: crashed)

@@ -12,7 +12,7 @@ import Testing
     let disk = SimulatedFileSystem()
     plant(Self.versionThree, on: disk, format: format)
     plant(
-      #"{"formatVersion": 2, "name": "Old"}"#, on: disk, at: "settings.json.previous",
+      #"{"formatVersion": 2, "name": "Old"}"#, on: disk, at: previousPath,
       format: format)
     let before = disk.allPaths().map { ($0, disk.contents($0)) }
     let events = EventLog()
@@ -54,12 +54,12 @@ import Testing
   @Test func newerPreviousGenerationIsUsedReadOnlyWhenTheCurrentIsCorrupt() throws {
     let disk = SimulatedFileSystem()
     disk.setDurableContents(settingsPath, Array("garbage".utf8))
-    plant(Self.versionThree, on: disk, at: "settings.json.previous")
+    plant(Self.versionThree, on: disk, at: previousPath)
     let store = try openPrefs(on: disk)
     #expect(store.source == .newerFormat(version: 3))
-    #expect(disk.contents("settings.json.previous") == stored(Self.versionThree))
+    #expect(disk.contents(previousPath) == stored(Self.versionThree))
     #expect(throws: StoreError.self) { try store.update { $0.name = "Bob" } }
-    #expect(disk.contents("settings.json.previous") == stored(Self.versionThree))
+    #expect(disk.contents(previousPath) == stored(Self.versionThree))
   }
 
   @Test func olderBuildAfterANewerOneCannotDestroyItsFile() throws {

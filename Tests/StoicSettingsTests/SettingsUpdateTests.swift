@@ -95,13 +95,13 @@ import Testing
     try store.update { $0.scrollSpeed = 900 }
     try store.update { $0.scrollSpeed = 950 }
     let current = disk.contents(settingsPath)
-    let previous = disk.contents("settings.json.previous")
+    let previous = disk.contents(previousPath)
 
     disk.inject(fault)
     #expect(throws: StoreError.self) { try store.update { $0.scrollSpeed = 1000 } }
     #expect(store.value.scrollSpeed == 950)
     #expect(disk.contents(settingsPath) == current)
-    #expect(disk.contents("settings.json.previous") == previous)
+    #expect(disk.contents(previousPath) == previous)
     #expect(events.names.last == EventCatalog.settingsSaveFailed)
 
     // After the fault clears, the same update goes through.
@@ -137,6 +137,6 @@ import Testing
         "theme": .string("dark"),
       ])
     // The commented original is the previous generation.
-    #expect(disk.contents("settings.json.previous") == Array(text.utf8))
+    #expect(disk.contents(previousPath) == Array(text.utf8))
   }
 }

@@ -19,7 +19,8 @@ extension SettingsStore {
   ///   - schema: The format: version, defaults, fields, migrations.
   ///   - format: ``SettingsFormat/appOwned`` (checksum envelope, write-back) or
   ///     ``SettingsFormat/handEdited`` (plain JSON with comments allowed, no write-back).
-  ///   - fileSystem: Where the file lives (`PosixFileSystem` for a real disk).
+  ///   - fileSystem: Where the file lives; `nil` (the default) is the real disk, a
+  ///     ``StoicStore/PosixFileSystem`` reporting to `events`. Tests pass a simulated disk.
   ///   - maxFileSize: The largest document, in bytes, the store reads or writes; default
   ///     1 MiB. A larger file is quarantined without being read into memory, and an update
   ///     whose document would be larger is refused with ``SettingsIssue/tooLarge(bytes:limit:)``.
@@ -34,7 +35,7 @@ extension SettingsStore {
     at path: String,
     schema: SettingsSchema<Value>,
     format: SettingsFormat = .appOwned,
-    fileSystem: any FileSystem,
+    fileSystem: (any FileSystem)? = nil,
     maxFileSize: Int = 1 << 20,
     events: EventSink = .discard
   ) throws(StoreError) -> SettingsStore {
@@ -42,6 +43,7 @@ extension SettingsStore {
     guard maxFileSize >= 1 else {
       throw StoreError(.invalidArgument, "maxFileSize \(maxFileSize) is below 1", path: path)
     }
+    let fileSystem = fileSystem ?? PosixFileSystem(events: events)
     let envelope = format == .appOwned
     let options = AtomicFile.Options(
       envelope: envelope, keepPrevious: true,

@@ -26,8 +26,7 @@ import Synchronization
 ///   )
 /// }
 ///
-/// let settings = try SettingsStore.open(
-///   at: "/var/lib/app/settings.json", schema: Prefs.schema, fileSystem: PosixFileSystem())
+/// let settings = try SettingsStore.open(at: "/var/lib/app/settings.json", schema: Prefs.schema)
 /// settings.value.scrollSpeed                  // observable (Observation framework)
 /// try settings.update { $0.scrollSpeed = 900 } // validated, durable, then published
 /// settings.source                             // .file, .previousGeneration, .defaults(…), …

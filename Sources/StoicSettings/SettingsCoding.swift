@@ -23,9 +23,15 @@ enum SettingsCoding {
   }
 
   /// A field's value in JSON form.
+  ///
+  /// - Throws: `EncodingError` for what JSON cannot hold; ``SettingsDocumentProblem`` when the
+  ///   value nests deeper than a field may (one level less than ``maxNesting``).
   static func json<T: Encodable>(from value: T) throws -> SettingsJSON {
-    let decoder = JSONDecoder()
-    return try decoder.decode(SettingsJSON.self, from: Data(try encode(value, pretty: false)))
+    let bytes = try encode(value, pretty: false)
+    guard !nestsDeeper(than: maxNesting - 1, bytes, json5: false) else {
+      throw SettingsDocumentProblem(message: "nests deeper than \(maxNesting - 1) levels")
+    }
+    return try JSONDecoder().decode(SettingsJSON.self, from: Data(bytes))
   }
 
   /// A field's value from its JSON form.

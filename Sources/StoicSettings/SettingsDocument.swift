@@ -21,9 +21,15 @@ extension SettingsSchema {
   func parse(_ bytes: [UInt8], format: SettingsFormat) -> Result<
     SettingsDocument, SettingsDocumentProblem
   > {
+    let json5 = format == .handEdited
+    guard !SettingsCoding.nestsDeeper(than: SettingsCoding.maxNesting, bytes, json5: json5) else {
+      return .failure(
+        SettingsDocumentProblem(
+          message: "wrong shape: nested deeper than \(SettingsCoding.maxNesting) levels"))
+    }
     let json: SettingsJSON
     do {
-      json = try SettingsCoding.parse(bytes, json5: format == .handEdited)
+      json = try SettingsCoding.parse(bytes, json5: json5)
     } catch {
       return .failure(
         SettingsDocumentProblem(message: "not JSON: \(SettingsCoding.describe(error))"))

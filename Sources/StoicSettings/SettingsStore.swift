@@ -42,8 +42,8 @@ import Synchronization
 /// ## Load
 /// ``open(at:schema:format:fileSystem:maxFileSize:events:)`` reads the current file, then
 /// `<path>.previous`. A file that cannot be used at all (torn, not JSON, not an object, a bad
-/// format version, over ``open(at:schema:format:fileSystem:maxFileSize:events:)``'s
-/// `maxFileSize`) is quarantined as `<path>.corrupt-N`, never deleted; failing both, the
+/// format version, nested deeper than 64 levels, over
+/// ``open(at:schema:format:fileSystem:maxFileSize:events:)``'s `maxFileSize`) is quarantined as `<path>.corrupt-N`, never deleted; failing both, the
 /// defaults are used. Decoding is lenient: a field whose stored value is unusable keeps its
 /// default (``SettingsIssue/repaired(key:problem:)``) and every other field is kept. Older
 /// formats are migrated as they are decoded. ``source`` says where the settings came from and

@@ -53,8 +53,43 @@ import Testing
       AtomicFile.envelope([0xFF, 0xFE, 0x00, 0x41, 0x7B]), problem: "not JSON")
     try expectQuarantinedWithPreviousUsed(
       AtomicFile.envelope(Array("name = Ada".utf8)), problem: "not JSON")
+  }
+
+  @Test func nestingTooDeep() throws {
+    let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
     try expectQuarantinedWithPreviousUsed(
-      Array(String(repeating: "[", count: 10_000).utf8), format: .handEdited, problem: "not JSON")
+      stored(#"{"formatVersion": 2, "recent": \#(deep)}"#), problem: "nested deeper than 64")
+    try expectQuarantinedWithPreviousUsed(
+      Array(String(repeating: "[", count: 100_000).utf8), format: .handEdited,
+      problem: "nested deeper than 64")
+
+    // Brackets inside strings and comments do not count.
+    let disk = SimulatedFileSystem()
+    let brackets = String(repeating: "[{", count: 100)
+    plant(
+      "// \(brackets)\n{ name: '\(brackets.prefix(32))', /* \(brackets) */ recent: [\"\\\"\(brackets)\"] }",
+      on: disk, format: .handEdited)
+    let store = try openPrefs(on: disk, format: .handEdited)
+    #expect(store.source == .file)
+    #expect(store.value.name == String(brackets.prefix(32)))
+    #expect(store.value.recent == ["\"" + brackets])
+
+    // An update that would nest too deep is refused, so the store never writes what it
+    // would refuse to read.
+    struct Tree: Codable, Sendable, Equatable {
+      var children: [Tree] = []
+    }
+    struct Nested: Sendable, Equatable {
+      var tree = Tree()
+    }
+    let nested = try SettingsStore.open(
+      at: settingsPath,
+      schema: SettingsSchema(version: 1, defaults: Nested(), fields: [.field("tree", \.tree)]),
+      fileSystem: SimulatedFileSystem())
+    var tree = Tree()
+    for _ in 0..<40 { tree = Tree(children: [tree]) }
+    #expect(throws: StoreError.self) { try nested.update { $0.tree = tree } }
+    #expect(nested.value == Nested())
   }
 
   @Test func wrongShape() throws {

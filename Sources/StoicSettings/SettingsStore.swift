@@ -22,20 +22,25 @@ import Synchronization
 ///       .field("scrollSpeed", \.scrollSpeed, .range(1...2000)),
 ///       .field("theme", \.theme, .oneOf(["light", "dark", "system"])),
 ///     ],
-///     migrations: [.renaming("speed", to: "scrollSpeed", from: 1)]
+///     migrations: [.renaming("speed", to: "scrollSpeed", from: 1)]  // version 1 said "speed"
 ///   )
 /// }
 ///
-/// let settings = try SettingsStore.open(at: "/var/lib/app/settings.json", schema: Prefs.schema)
-/// settings.value.scrollSpeed                  // observable (Observation framework)
-/// try settings.update { $0.scrollSpeed = 900 } // validated, durable, then published
-/// settings.source                             // .file, .previousGeneration, .defaults(…), …
-/// settings.issues                             // what the load repaired or warned about
+/// let settings = try SettingsStore.open(at: "/var/lib/app/prefs.json", schema: Prefs.schema)
+/// print(settings.value.scrollSpeed)  // observable with the Observation framework
+/// print(settings.source)             // .file, .previousGeneration, .defaults(…), .newerFormat(…)
+/// print(settings.issues)             // what the load repaired, migrated or quarantined
 ///
-/// do {
+/// try settings.update { $0.scrollSpeed = 900 }  // validated, durable, then published
+///
+/// do throws(StoreError) {
 ///   try settings.update { $0.scrollSpeed = 0 }
 /// } catch {
-///   error.settingsIssues                      // [.invalid(key: "scrollSpeed", …)]
+///   print(error.settingsIssues ?? [])  // [.invalid(key: "scrollSpeed", problem: "0 must be …")]
+/// }
+///
+/// for await prefs in settings.changes() {  // every committed value, once, in order
+///   print(prefs.theme)
 /// }
 /// ```
 ///

@@ -21,11 +21,16 @@ struct Recovered: Sendable {
     return Recovered(value: store.value, source: store.source, issues: store.issues)
   }
 
-  @Test(arguments: [SettingsFormat.appOwned, .handEdited])
-  func crashAtEveryPointOfAnUpdate(format: SettingsFormat) {
+  static let older = Prefs(scrollSpeed: 100, name: "Older")
+
+  /// With one earlier generation on disk (no `.previous` yet) and with two (a `.previous` to
+  /// replace): the value found is the old or the new, never the older one in `.previous`.
+  @Test(arguments: [SettingsFormat.appOwned, .handEdited], [1, 2])
+  func crashAtEveryPointOfAnUpdate(format: SettingsFormat, generations: Int) {
     let report = CrashExplorer().explore(
       setup: { disk in
         let store = try openPrefs(on: disk, format: format)
+        if generations == 2 { try store.update { $0 = Self.older } }
         try store.update { $0 = Self.old }
       },
       operation: { disk, recorder in

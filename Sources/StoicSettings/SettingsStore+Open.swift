@@ -15,7 +15,7 @@ extension SettingsStore {
   /// `settings.save_failed` as they apply; AtomicFile's `store.*` events pass through.
   ///
   /// - Parameters:
-  ///   - path: The settings file. Its directory must exist.
+  ///   - path: The settings file. A missing directory is created by the first write.
   ///   - schema: The format: version, defaults, fields, migrations.
   ///   - format: ``SettingsFormat/appOwned`` (checksum envelope, write-back) or
   ///     ``SettingsFormat/handEdited`` (plain JSON with comments allowed, no write-back).
@@ -174,7 +174,7 @@ extension SettingsStore {
       failure = SettingsIssue.tooLarge(bytes: bytes.count, limit: limit).description
     case .success(let bytes):
       do throws(StoreError) {
-        try file.write(bytes, validate: schema.accepts(format: format))
+        try file.writeCreatingDirectory(bytes, validate: schema.accepts(format: format))
         return
       } catch {
         failure = error.description
@@ -183,6 +183,24 @@ extension SettingsStore {
     loaded.issues.append(.writeBackFailed(failure))
     file.events.emitSettings(
       EventCatalog.settingsSaveFailed, [("path", file.path), ("error", failure)])
+  }
+}
+
+extension AtomicFile {
+  /// Writes; when that fails because the file's directory is missing, creates the directory,
+  /// makes its name durable (syncs its parent) and writes again.
+  func writeCreatingDirectory(_ bytes: [UInt8], validate: @escaping ([UInt8]) -> Bool)
+    throws(StoreError)
+  {
+    do throws(StoreError) {
+      try write(bytes, validate: validate)
+    } catch {
+      let directory = Path.directory(of: path)
+      guard error.code == .notFound, !((try? fileSystem.exists(path)) ?? true) else { throw error }
+      try fileSystem.createDirectory(directory)
+      try fileSystem.syncDirectory(Path.directory(of: directory))
+      try write(bytes, validate: validate)
+    }
   }
 }
 

@@ -140,3 +140,16 @@ import Testing
     #expect(disk.contents(previousPath) == Array(text.utf8))
   }
 }
+
+@Suite struct SettingsDirectoryTests {
+  @Test func firstWriteCreatesAMissingDirectory() throws {
+    let disk = SimulatedFileSystem()
+    let path = "support/app/prefs.json"
+    let store = try SettingsStore.open(at: path, schema: Prefs.schema, fileSystem: disk)
+    #expect(store.source == .defaults(.noFile))
+    try store.update { $0.name = "Ada" }
+    let reopened = try SettingsStore.open(
+      at: path, schema: Prefs.schema, fileSystem: disk.crashedDurableOnly())
+    #expect(reopened.value.name == "Ada")
+  }
+}

@@ -43,7 +43,8 @@ extension SettingsSchema {
           do {
             decoded = try SettingsCoding.value(T.self, from: json)
           } catch {
-            return ["\(json.kind) \(json): \(SettingsCoding.describe(error))"]
+            let shown = SettingsCoding.trimmed(json.description, limit: 60)
+            return ["\(json.kind) \(shown): \(SettingsCoding.describe(error))"]
           }
           let problems = check(decoded, constraints).problems
           if problems.isEmpty { value[keyPath: keyPath] = decoded }
@@ -70,7 +71,8 @@ extension SettingsSchema {
         return (["cannot be stored as JSON: \(SettingsCoding.describe(error))"], nil)
       }
       guard let again = try? SettingsCoding.value(T.self, from: json), again == value else {
-        return (["does not read back as the same value from its JSON \(json)"], json)
+        let shown = SettingsCoding.trimmed(json.description, limit: 60)
+        return (["does not read back as the same value from its JSON \(shown)"], json)
       }
       return (constraints.compactMap { $0.problem(with: value) }, json)
     }

@@ -1,6 +1,7 @@
 extension CrashImageSpace {
   /// A replayable description: per file and directory, each pending operation (numbered from
-  /// 1) and what the crash did to it; runs of lost or kept operations are folded.
+  /// 1) and what the crash did to it; runs of more than three lost or kept operations are
+  /// folded into a range.
   func describe(_ choices: [Choice]) -> String {
     guard !slots.isEmpty else { return "durable state (nothing pending)" }
     var parts: [String] = []
@@ -15,8 +16,11 @@ extension CrashImageSpace {
           let first = position - group.slots.lowerBound + 1
           let last = end - group.slots.lowerBound
           let verb = choice == .kept ? "kept" : "lost"
-          if first == last {
-            entries.append("op \(first) \(operation(slots[position])) \(verb)")
+          if last - first < 3 {
+            for number in first...last {
+              let slot = slots[group.slots.lowerBound + number - 1]
+              entries.append("op \(number) \(operation(slot)) \(verb)")
+            }
           } else {
             entries.append("ops \(first)-\(last) \(verb)")
           }

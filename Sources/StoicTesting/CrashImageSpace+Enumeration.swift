@@ -17,14 +17,8 @@ extension CrashImageSpace {
       body(
         CrashImage(files: files, directories: snapshot.directories, description: describe(choices)))
     }
-    let everyTear = slots.map { options($0, everyTear: true) }
-    if combinations(everyTear) <= limit {
-      enumerate(everyTear, offer)
-      return
-    }
-    let someTears = slots.map { options($0, everyTear: false) }
-    if combinations(someTears) <= limit {
-      enumerate(someTears, offer)
+    for everyTear in [true, false] where combinations(everyTear: everyTear) <= limit {
+      enumerate(slots.map { options($0, everyTear: everyTear) }, offer)
       return
     }
     offer(slots.map { _ in .lost })
@@ -56,11 +50,17 @@ extension CrashImageSpace {
     return points.filter { $0 > 0 && $0 < length }.sorted()
   }
 
-  /// The number of combinations, saturating at `Int.max`.
-  func combinations(_ options: [[Choice]]) -> Int {
+  /// The number of combinations, saturating at `Int.max`, without building them.
+  func combinations(everyTear: Bool) -> Int {
     var total = 1
-    for choices in options {
-      let (product, overflow) = total.multipliedReportingOverflow(by: choices.count)
+    for slot in slots {
+      var count = 2
+      if let length = slot.writeLength, length > 0 {
+        let tears =
+          everyTear ? length - 1 : CrashImageSpace.someTearPoints(length).count
+        count += tears + 1
+      }
+      let (product, overflow) = total.multipliedReportingOverflow(by: count)
       if overflow { return Int.max }
       total = product
     }

@@ -29,6 +29,7 @@
 /// import StoicTesting
 /// import Testing
 ///
+/// /// Saves `text` at `path` so that a crash leaves the old text or the new, never a mix.
 /// func save(_ text: String, to path: String, on disk: some FileSystem) throws(StoreError) {
 ///   let temporary = path + ".tmp"
 ///   let handle = try disk.open(temporary, .createOrOpen)
@@ -47,11 +48,13 @@
 ///       try save("new", to: "settings.txt", on: disk)
 ///       recorder.acknowledge("new")
 ///     },
-///     recover: { disk in try disk.readWholeFile("settings.txt").map { String(decoding: $0, as: UTF8.self) } },
+///     recover: { disk in
+///       try disk.readWholeFile("settings.txt").map { String(decoding: $0, as: UTF8.self) }
+///     },
 ///     check: { value, context in
-///       let expected = context.acknowledged.isEmpty ? ["old", "new"] : ["new"]
+///       let allowed = context.acknowledged.isEmpty ? ["old", "new"] : ["new"]
 ///       try context.require(
-///         value.map(expected.contains) ?? false, "found \(String(describing: value))")
+///         value.map(allowed.contains) ?? false, "found \(String(describing: value))")
 ///     })
 ///   #expect(report.passed, "\(report)")
 /// }

@@ -120,7 +120,7 @@ public struct CrashExplorer: Sendable {
         imageNumber += 1
         let context = CrashContext(
           crashPoint: point, totalPoints: totalPoints, acknowledged: acknowledged,
-          attempted: acknowledgements.map(\.value), image: image.description)
+          attempted: acknowledgements.map(\.value), imageText: image.describer)
         let recovery = tally.run(image, context, recover, check)
         if budget.recoveryCrashPoints, let recovery, recovery.count > 1 {
           exploreRecovery(
@@ -152,8 +152,10 @@ public struct CrashExplorer: Sendable {
         let recoveryContext = CrashContext(
           crashPoint: context.crashPoint, totalPoints: context.totalPoints,
           acknowledged: context.acknowledged, attempted: context.attempted,
-          image: "\(context.image) | recovery crashed after \(point) of \(recoveryTotal) "
-            + "operations: \(image.description)",
+          imageText: LazyText { [base = context.imageText, describer = image.describer] in
+            "\(base.text) | recovery crashed after \(point) of \(recoveryTotal) operations: "
+              + describer.text
+          },
           duringRecovery: true, recoveryCrashPoint: point, recoveryTotalPoints: recoveryTotal)
         _ = tally.run(image, recoveryContext, recover, check)
       }

@@ -87,31 +87,23 @@ public struct CrashExplorer: Sendable {
     recover: (SimulatedFileSystem) throws -> State,
     check: (State, CrashContext) throws -> Void
   ) -> CrashReport {
-    let disk = SimulatedFileSystem()
-    do {
-      try setup(disk)
-    } catch {
+    let run: CrashRun
+    switch CrashRun.record(setup: setup, operation: operation) {
+    case .success(let recorded):
+      run = recorded
+    case .failure(let failure):
       let context = CrashContext(
         crashPoint: 0, totalPoints: 0, acknowledged: [], attempted: [], image: "setup")
       return CrashReport(
         crashPoints: 0, imagesChecked: 0,
-        violations: [context.violation("setup threw: \(error)")])
+        violations: [context.violation("setup threw: \(failure.description)")])
     }
-    disk.settle()
-    disk.startRecording()
-    let recorder = CrashRecorder(disk: disk)
-    var operationError: String?
-    do {
-      try operation(disk, recorder)
-    } catch {
-      operationError = "\(error)"
-    }
-    let snapshots = disk.stopRecording()
-    let acknowledgements = recorder.acknowledgements
+    let snapshots = run.snapshots
+    let attempted = run.acknowledgements.map(\.value)
     var tally = CrashTally()
     let totalPoints = snapshots.count - 1
     for (point, snapshot) in snapshots.enumerated() {
-      let acknowledged = acknowledgements.filter { $0.crashPoint <= point }.map(\.value)
+      let acknowledged = run.acknowledgements.filter { $0.crashPoint <= point }.map(\.value)
       let space = CrashImageSpace(snapshot: snapshot, seed: budget.seed)
       var imageNumber = 0
       space.forEachImage(
@@ -120,7 +112,7 @@ public struct CrashExplorer: Sendable {
         imageNumber += 1
         let context = CrashContext(
           crashPoint: point, totalPoints: totalPoints, acknowledged: acknowledged,
-          attempted: acknowledgements.map(\.value), imageText: image.describer)
+          attempted: attempted, imageText: image.describer)
         let recovery = tally.run(image, context, recover, check)
         if budget.recoveryCrashPoints, let recovery, recovery.count > 1 {
           exploreRecovery(
@@ -131,7 +123,7 @@ public struct CrashExplorer: Sendable {
     return CrashReport(
       crashPoints: snapshots.count, imagesChecked: tally.imagesChecked,
       violations: tally.violations, recoveryImagesChecked: tally.recoveryImagesChecked,
-      operationError: operationError)
+      operationError: run.operationError)
   }
 
   /// Crashes a recovery that performed operations at each of its points, and recovers and

@@ -196,3 +196,32 @@ enum ToyAtomicWriter: CaseIterable, CustomStringConvertible {
     #expect(check.violations.map(\.message) == ["check threw: Failure()"])
   }
 }
+
+@Suite struct CrashExplorerReplayTests {
+  @Test func aViolationCanBeReplayedFromItsDescription() throws {
+    let writer = ToyAtomicWriter.noSyncBeforeRename
+    let report = writer.explore()
+    let violation = try #require(report.violations.last)
+    let images = CrashExplorer(budget: CrashBudget(imagesPerCrashPoint: 64)).crashImages(
+      setup: { disk in
+        try disk.createDirectory("store")
+        try ToyAtomicWriter.correct.write(ToyAtomicWriter.old, to: ToyAtomicWriter.path, on: disk)
+      },
+      operation: { disk, _ in
+        try writer.write(ToyAtomicWriter.new, to: ToyAtomicWriter.path, on: disk)
+      },
+      at: violation.context.crashPoint)
+    let image = try #require(images.first { $0.description == violation.context.image })
+    let value = try ToyAtomicWriter.read(image.makeFileSystem())
+    #expect(throws: CrashViolation.self) { try ToyAtomicWriter.check(value, violation.context) }
+  }
+
+  @Test func missingCrashPointsGiveNoImages() {
+    let explorer = CrashExplorer(budget: CrashBudget(imagesPerCrashPoint: 4))
+    #expect(explorer.crashImages(operation: { _, _ in }, at: 0).count == 1)
+    #expect(explorer.crashImages(operation: { _, _ in }, at: 1).isEmpty)
+    struct Failure: Error {}
+    #expect(
+      explorer.crashImages(setup: { _ in throw Failure() }, operation: { _, _ in }, at: 0).isEmpty)
+  }
+}

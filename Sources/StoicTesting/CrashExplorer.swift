@@ -17,7 +17,12 @@
 ///    checks again, with ``CrashContext/duringRecovery`` set.
 ///
 /// Anything `recover` or `check` throws is a ``CrashViolation`` naming the crash point(s) and
-/// the image. The same budget and seed give the same report.
+/// the image. The same budget and seed give the same report, and
+/// ``crashImages(setup:operation:at:)`` rebuilds the images of a crash point, so a violation
+/// can be replayed and debugged.
+///
+/// The explorer runs on the calling thread; `setup`, `operation`, `recover` and `check` are
+/// called one at a time.
 ///
 /// ## Example
 ///

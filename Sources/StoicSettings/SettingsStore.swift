@@ -46,13 +46,18 @@ import Synchronization
 ///
 /// ## Load
 /// ``open(at:schema:format:fileSystem:maxFileSize:events:)`` reads the current file, then
-/// `<path>.previous`. A file that cannot be used at all (torn, not JSON, not an object, a bad
-/// format version, nested deeper than 64 levels, over
-/// ``open(at:schema:format:fileSystem:maxFileSize:events:)``'s `maxFileSize`) is quarantined as `<path>.corrupt-N`, never deleted; failing both, the
-/// defaults are used. Decoding is lenient: a field whose stored value is unusable keeps its
-/// default (``SettingsIssue/repaired(key:problem:)``) and every other field is kept. Older
-/// formats are migrated as they are decoded. ``source`` says where the settings came from and
-/// ``issues`` what was repaired, migrated, dropped or quarantined.
+/// `<path>.previous`. A file that cannot be used at all is quarantined as `<path>.corrupt-N`
+/// (never deleted) and the next generation tried; failing both, the defaults are used.
+/// Unusable means: torn or bit-rotted (the app-owned checksum envelope fails), not JSON (a
+/// syntax error in a hand-edited file included), not a JSON object, a format version that is
+/// not a whole number of 1 or more, nested deeper than 64 levels, or larger than `maxFileSize`
+/// (1 MiB by default; such a file is set aside without being read into memory).
+///
+/// Decoding is lenient: a field whose stored value is unusable (the wrong type, out of range, a
+/// number JSON cannot hold) keeps its default (``SettingsIssue/repaired(key:problem:)``) and
+/// every other field is kept. Older formats are migrated as they are decoded. ``source`` says
+/// where the settings came from and ``issues`` what was repaired, migrated, dropped or
+/// quarantined.
 ///
 /// An ``SettingsFormat/appOwned`` store writes a migrated or repaired document back at once
 /// (the file it replaces stays as `<path>.previous`); a ``SettingsFormat/handEdited`` one never
@@ -88,7 +93,7 @@ public final class SettingsStore<Value: Sendable & Equatable>: Sendable {
   @ObservationIgnored public let source: SettingsSource
   /// What the load repaired, migrated, dropped or quarantined, in the order it happened.
   @ObservationIgnored public let issues: [SettingsIssue]
-  /// The largest file, in bytes, the store reads or writes.
+  /// The largest document, in bytes, the store reads or writes (the envelope not counted).
   @ObservationIgnored public let maxFileSize: Int
 
   @ObservationIgnored let file: AtomicFile

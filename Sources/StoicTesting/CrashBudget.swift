@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// How hard ``CrashExplorer`` looks: how many crash images per crash point are enumerated
+/// exhaustively before it samples them with a fixed seed, and whether recovery is crashed too.
+///
+/// When every image the model allows at a crash point fits in ``imagesPerCrashPoint``, all of
+/// them are checked (with every tear point of every write when those fit too). Otherwise the
+/// explorer checks the durable-only image, the everything-kept image, and a sample drawn with a
+/// SplitMix64 generator seeded from ``seed``, so a run is reproducible.
+public struct CrashBudget: Sendable, Hashable {
+  /// The most crash images checked per crash point (at least 1).
+  public var imagesPerCrashPoint: Int
+  /// Whether recovery that performs operations is itself crashed at each of its points, and
+  /// recovered again.
+  public var recoveryCrashPoints: Bool
+  /// The seed of the sampling and of garbage bytes.
+  public var seed: UInt64
+
+  /// The most images checked per crash point of a crashed recovery (fewer than for the
+  /// operation itself, since there is one recovery per image).
+  public var imagesPerRecoveryCrashPoint: Int { min(imagesPerCrashPoint, 8) }
+
+  /// Creates a budget.
+  ///
+  /// - Parameters:
+  ///   - imagesPerCrashPoint: The most images per crash point; values below 1 count as 1.
+  ///   - recoveryCrashPoints: Whether to crash recovery too.
+  ///   - seed: The sampling seed.
+  public init(imagesPerCrashPoint: Int, recoveryCrashPoints: Bool = true, seed: UInt64 = 0x5701C) {
+    self.imagesPerCrashPoint = max(1, imagesPerCrashPoint)
+    self.recoveryCrashPoints = recoveryCrashPoints
+    self.seed = seed
+  }
+
+  /// The budget from the environment: `STOIC_CRASH_BUDGET` (images per crash point, a positive
+  /// integer) or `default`, and `STOIC_CRASH_SEED` (decimal or `0x` hexadecimal) or the
+  /// default seed. Values that do not parse are ignored.
+  ///
+  /// The ordinary test run keeps the default of 64; a long run sets, for example,
+  /// `STOIC_CRASH_BUDGET=5000`.
+  public static func fromEnvironment(default: Int = 64) -> CrashBudget {
+    var budget = CrashBudget(imagesPerCrashPoint: `default`)
+    if let text = environment("STOIC_CRASH_BUDGET"), let value = Int(text), value > 0 {
+      budget.imagesPerCrashPoint = value
+    }
+    if let text = environment("STOIC_CRASH_SEED") {
+      let value =
+        text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text, radix: 10)
+      if let value { budget.seed = value }
+    }
+    return budget
+  }
+
+  /// The value of an environment variable, without Foundation.
+  private static func environment(_ name: String) -> String? {
+    guard let value = getenv(name) else { return nil }
+    return String(cString: value)
+  }
+}

@@ -1,0 +1,69 @@
+/// What ``CrashExplorer``'s `check` sees about one crash image: where the crash happened,
+/// what had been acknowledged by then, and which pending operations the image kept.
+public struct CrashContext: Sendable, CustomStringConvertible {
+  /// The crash happened after this many operations of the explored operation (0 is the
+  /// settled disk before its first operation). For a crashed recovery, the crash point of the
+  /// image recovery started from.
+  public let crashPoint: Int
+  /// The number of operations the explored operation performed: crash points run from 0 to
+  /// this.
+  public let totalPoints: Int
+  /// The acknowledgements recorded at or before the crash point, in order: what must be there.
+  public let acknowledged: [String]
+  /// Every acknowledgement the full run recorded, in order: what could be there.
+  public let attempted: [String]
+  /// A replayable description of the image: for every pending operation, whether the crash
+  /// lost it, kept it, tore it (and after how many bytes) or garbled it (and with which seed).
+  public let image: String
+  /// True when this image comes from crashing recovery.
+  public let duringRecovery: Bool
+  /// For a crashed recovery: the crash happened after this many of recovery's operations.
+  public let recoveryCrashPoint: Int?
+  /// For a crashed recovery: the number of operations recovery performed.
+  public let recoveryTotalPoints: Int?
+
+  /// Creates a context (the explorer does; tests of a `check` function may too).
+  public init(
+    crashPoint: Int,
+    totalPoints: Int,
+    acknowledged: [String],
+    attempted: [String],
+    image: String,
+    duringRecovery: Bool = false,
+    recoveryCrashPoint: Int? = nil,
+    recoveryTotalPoints: Int? = nil
+  ) {
+    self.crashPoint = crashPoint
+    self.totalPoints = totalPoints
+    self.acknowledged = acknowledged
+    self.attempted = attempted
+    self.image = image
+    self.duringRecovery = duringRecovery
+    self.recoveryCrashPoint = recoveryCrashPoint
+    self.recoveryTotalPoints = recoveryTotalPoints
+  }
+
+  /// A violation of the check at this image, to throw from `check`.
+  public func violation(_ message: String) -> CrashViolation {
+    CrashViolation(context: self, message: message)
+  }
+
+  /// Throws a violation with `message` unless `condition` holds.
+  ///
+  /// - Throws: ``CrashViolation`` at this image when `condition` is false.
+  public func require(_ condition: Bool, _ message: @autoclosure () -> String)
+    throws(CrashViolation)
+  {
+    if !condition { throw violation(message()) }
+  }
+
+  /// `crash point 3 of 7` (and the recovery crash point), the acknowledgements and the image.
+  public var description: String {
+    var text = "crash point \(crashPoint) of \(totalPoints)"
+    if let recoveryCrashPoint, let recoveryTotalPoints {
+      text += ", then recovery crash point \(recoveryCrashPoint) of \(recoveryTotalPoints)"
+    }
+    text += " (acknowledged: \(acknowledged)); image: \(image)"
+    return text
+  }
+}

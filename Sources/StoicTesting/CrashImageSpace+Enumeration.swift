@@ -1,0 +1,123 @@
+extension CrashImageSpace {
+  /// Calls `body` with up to `limit` distinct images.
+  ///
+  /// When every combination (with every tear point of every write) fits in `limit`, all of
+  /// them; else when every combination with a few tear points per write (byte 1, the middle,
+  /// the last byte, and 512 and 4096 byte sector boundaries) fits, all of those; else the
+  /// durable-only image, the everything-kept image and a sample drawn from `seed`.
+  func forEachImage(limit: Int, seed: UInt64, _ body: (CrashImage) -> Void) {
+    let limit = max(1, limit)
+    var seen = Set<Int>()
+    var emitted = 0
+    func offer(_ choices: [Choice]) {
+      guard emitted < limit else { return }
+      let files = materialize(choices)
+      guard seen.insert(files.hashValue).inserted else { return }
+      emitted += 1
+      body(
+        CrashImage(files: files, directories: snapshot.directories, description: describe(choices)))
+    }
+    let everyTear = slots.map { options($0, everyTear: true) }
+    if combinations(everyTear) <= limit {
+      enumerate(everyTear, offer)
+      return
+    }
+    let someTears = slots.map { options($0, everyTear: false) }
+    if combinations(someTears) <= limit {
+      enumerate(someTears, offer)
+      return
+    }
+    offer(slots.map { _ in .lost })
+    offer(slots.map { _ in .kept })
+    var generator = SplitMix64(seed: seed)
+    var attempts = 0
+    while emitted < limit && attempts < limit * 4 {
+      offer(sample(inOrder: attempts % 2 == 0, using: &generator))
+      attempts += 1
+    }
+  }
+
+  /// The choices for one slot: lost, kept, and for a write its tear points and garbage.
+  func options(_ slot: Slot, everyTear: Bool) -> [Choice] {
+    guard let length = slot.writeLength, length > 0 else { return [.lost, .kept] }
+    let tears = everyTear ? Array(1..<length) : CrashImageSpace.someTearPoints(length)
+    return [.lost, .kept] + tears.map { .torn($0) } + [.garbage]
+  }
+
+  /// Byte 1, the middle, the last byte, and 512 and 4096 byte sector boundaries (the first and
+  /// the last of each inside the write), sorted and within `1..<length`.
+  static func someTearPoints(_ length: Int) -> [Int] {
+    guard length > 1 else { return [] }
+    var points: Set<Int> = [1, length / 2, length - 1]
+    for sector in [512, 4096] {
+      points.insert(sector)
+      points.insert((length - 1) / sector * sector)
+    }
+    return points.filter { $0 > 0 && $0 < length }.sorted()
+  }
+
+  /// The number of combinations, saturating at `Int.max`.
+  func combinations(_ options: [[Choice]]) -> Int {
+    var total = 1
+    for choices in options {
+      let (product, overflow) = total.multipliedReportingOverflow(by: choices.count)
+      if overflow { return Int.max }
+      total = product
+    }
+    return total
+  }
+
+  /// Every combination, in mixed-radix order (the first is all lost, the second keeps the
+  /// last slot's first option, ...).
+  func enumerate(_ options: [[Choice]], _ body: ([Choice]) -> Void) {
+    var digits = [Int](repeating: 0, count: options.count)
+    while true {
+      body(digits.indices.map { options[$0][digits[$0]] })
+      var position = digits.count - 1
+      while position >= 0 {
+        digits[position] += 1
+        if digits[position] < options[position].count { break }
+        digits[position] = 0
+        position -= 1
+      }
+      if position < 0 { return }
+    }
+  }
+
+  /// One random image. In order: per file and directory, a random prefix of its operations
+  /// kept and the next one possibly torn or garbled (how a disk that writes back in order
+  /// fails). Otherwise each operation independently lost half the time, else kept, torn at a
+  /// random byte or garbled.
+  func sample(inOrder: Bool, using generator: inout SplitMix64) -> [Choice] {
+    var choices = [Choice](repeating: .lost, count: slots.count)
+    for group in groups {
+      if inOrder {
+        let cut = group.slots.lowerBound + Int.random(in: 0...group.slots.count, using: &generator)
+        for position in group.slots.lowerBound..<cut { choices[position] = .kept }
+        if cut < group.slots.upperBound {
+          choices[cut] = damaged(slots[cut], using: &generator) ?? .lost
+        }
+      } else {
+        for position in group.slots {
+          switch Int.random(in: 0..<8, using: &generator) {
+          case 0..<4: choices[position] = .lost
+          case 4..<6: choices[position] = .kept
+          default: choices[position] = damaged(slots[position], using: &generator) ?? .kept
+          }
+        }
+      }
+    }
+    return choices
+  }
+
+  /// A torn (random byte) or garbled version of a write, or nil half the time and for
+  /// anything that cannot tear.
+  private func damaged(_ slot: Slot, using generator: inout SplitMix64) -> Choice? {
+    guard let length = slot.writeLength, length > 0 else { return nil }
+    switch Int.random(in: 0..<4, using: &generator) {
+    case 0 where length > 1: return .torn(Int.random(in: 1..<length, using: &generator))
+    case 1: return .garbage
+    default: return nil
+    }
+  }
+}

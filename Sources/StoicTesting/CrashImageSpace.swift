@@ -1,0 +1,160 @@
+/// Every disk a crash at one crash point can leave, as choices over the pending operations of
+/// a ``DiskSnapshot``: each pending operation is a slot that is lost, kept, torn (a write
+/// lands only a prefix) or garbled (a write lands pseudo-random bytes).
+///
+/// Operations of one file apply in order to its durable bytes; operations of one directory
+/// apply in order to its durable names. Only files some image can name are considered.
+struct CrashImageSpace {
+  /// A pending operation a crash decides about.
+  struct Slot {
+    /// The file inode and index of a file operation, or the directory and index of a
+    /// directory operation.
+    enum Target {
+      case file(inode: Int, index: Int)
+      case directory(path: String, index: Int)
+    }
+    let target: Target
+    /// The write's length, for writes (they can tear and be garbled).
+    let writeLength: Int?
+    /// The seed of the write's garbage bytes.
+    let garbageSeed: UInt64
+  }
+
+  /// What a crash did to one pending operation.
+  enum Choice: Hashable {
+    case lost
+    case kept
+    case torn(Int)
+    case garbage
+  }
+
+  /// A run of slots belonging to one file or directory.
+  struct Group {
+    let label: String
+    let slots: Range<Int>
+  }
+
+  let snapshot: DiskSnapshot
+  let slots: [Slot]
+  let groups: [Group]
+
+  /// The space of images of `snapshot`; `seed` determines garbage bytes.
+  init(snapshot: DiskSnapshot, seed: UInt64) {
+    self.snapshot = snapshot
+    var slots: [Slot] = []
+    var groups: [Group] = []
+    let labels = CrashImageSpace.inodeLabels(snapshot)
+    for directory in snapshot.pendingDirectoryOperations.keys.sorted() {
+      let operations = snapshot.pendingDirectoryOperations[directory] ?? []
+      guard !operations.isEmpty else { continue }
+      let start = slots.count
+      for index in operations.indices {
+        slots.append(
+          Slot(target: .directory(path: directory, index: index), writeLength: nil, garbageSeed: 0))
+      }
+      groups.append(Group(label: "directory \(directory)", slots: start..<slots.count))
+    }
+    for inode in snapshot.reachableInodes.sorted() {
+      let pending = snapshot.inodes[inode]?.pending ?? []
+      guard !pending.isEmpty else { continue }
+      let start = slots.count
+      for (index, operation) in pending.enumerated() {
+        var length: Int?
+        if case .write(_, let bytes) = operation { length = bytes.count }
+        slots.append(
+          Slot(
+            target: .file(inode: inode, index: index), writeLength: length,
+            garbageSeed: SplitMix64.mix(seed, inode, index)))
+      }
+      let name = labels[inode].map { " (\($0))" } ?? ""
+      groups.append(Group(label: "inode \(inode)\(name)", slots: start..<slots.count))
+    }
+    self.slots = slots
+    self.groups = groups
+  }
+
+  /// A name for each inode, for descriptions: its durable name, or the last name a pending
+  /// create or rename gives it.
+  private static func inodeLabels(_ snapshot: DiskSnapshot) -> [Int: String] {
+    var labels: [Int: String] = [:]
+    for (path, inode) in snapshot.durableNames { labels[inode] = path }
+    for directory in snapshot.pendingDirectoryOperations.keys.sorted() {
+      for operation in snapshot.pendingDirectoryOperations[directory] ?? [] {
+        switch operation {
+        case .create(let path, let inode): labels[inode] = path
+        case .rename(_, let to, let inode): labels[inode] = to
+        case .remove: break
+        }
+      }
+    }
+    return labels
+  }
+
+  /// The pending operation behind `slot`.
+  func operation(_ slot: Slot) -> String {
+    switch slot.target {
+    case .file(let inode, let index):
+      return snapshot.inodes[inode]?.pending[index].summary ?? "?"
+    case .directory(let path, let index):
+      return snapshot.pendingDirectoryOperations[path]?[index].summary ?? "?"
+    }
+  }
+
+  /// The disk the choices leave: durable names with the kept directory operations applied,
+  /// each named file's durable bytes with its kept, torn or garbled operations applied.
+  func materialize(_ choices: [Choice]) -> [String: [UInt8]] {
+    var names = snapshot.durableNames
+    var fileChoices: [Int: [(index: Int, choice: Choice, seed: UInt64)]] = [:]
+    for (position, slot) in slots.enumerated() {
+      let choice = choices[position]
+      switch slot.target {
+      case .directory(let path, let index):
+        if choice != .lost, let operation = snapshot.pendingDirectoryOperations[path]?[index] {
+          operation.apply(to: &names)
+        }
+      case .file(let inode, let index):
+        if choice != .lost {
+          fileChoices[inode, default: []].append((index, choice, slot.garbageSeed))
+        }
+      }
+    }
+    var files: [String: [UInt8]] = [:]
+    for (path, inode) in names {
+      guard let node = snapshot.inodes[inode] else {
+        files[path] = []
+        continue
+      }
+      var bytes = node.durable
+      for (index, choice, seed) in fileChoices[inode] ?? [] {
+        apply(node.pending[index], choice, garbageSeed: seed, to: &bytes)
+      }
+      files[path] = bytes
+    }
+    return files
+  }
+
+  /// Applies one pending file operation as the choice says.
+  private func apply(
+    _ operation: PendingFileOperation, _ choice: Choice, garbageSeed: UInt64,
+    to bytes: inout [UInt8]
+  ) {
+    switch (operation, choice) {
+    case (_, .lost):
+      return
+    case (.write(let offset, let data), .torn(let landed)):
+      PendingFileOperation.write(data[..<min(landed, data.count)], at: offset, into: &bytes)
+    case (.write(let offset, let data), .garbage):
+      let garbage = SplitMix64.bytes(count: data.count, seed: garbageSeed)
+      PendingFileOperation.write(garbage[...], at: offset, into: &bytes)
+    default:
+      operation.apply(to: &bytes)
+    }
+  }
+
+  /// The image the choices leave, with its description.
+  func image(_ choices: [Choice]) -> CrashImage {
+    CrashImage(
+      files: materialize(choices), directories: snapshot.directories,
+      description: describe(choices))
+  }
+}

@@ -1,0 +1,37 @@
+/// What an exploration has found so far, and how one image is recovered and checked.
+struct CrashTally {
+  var imagesChecked = 0
+  var recoveryImagesChecked = 0
+  var violations: [CrashViolation] = []
+
+  /// Recovers `image` and checks the result; returns the disk at each of recovery's crash
+  /// points when recovery succeeded (nil when it threw).
+  mutating func run<State>(
+    _ image: CrashImage,
+    _ context: CrashContext,
+    _ recover: (SimulatedFileSystem) throws -> State,
+    _ check: (State, CrashContext) throws -> Void
+  ) -> [DiskSnapshot]? {
+    imagesChecked += 1
+    if context.duringRecovery { recoveryImagesChecked += 1 }
+    let disk = image.makeFileSystem()
+    disk.startRecording()
+    let state: State
+    do {
+      state = try recover(disk)
+    } catch {
+      _ = disk.stopRecording()
+      violations.append(context.violation("recover threw: \(error)"))
+      return nil
+    }
+    let recovery = disk.stopRecording()
+    do {
+      try check(state, context)
+    } catch let violation as CrashViolation {
+      violations.append(context.violation(violation.message))
+    } catch {
+      violations.append(context.violation("check threw: \(error)"))
+    }
+    return recovery
+  }
+}

@@ -1,0 +1,152 @@
+public import StoicStore
+import Synchronization
+
+/// An in-memory ``FileSystem`` that implements Stoic's crash model exactly, for crash tests.
+///
+/// The disk keeps, for every file (inode), its durable bytes and the ordered list of writes
+/// and truncates since its last ``sync(_:)``, and, for every directory, the ordered list of
+/// creates, renames and removes since its last ``syncDirectory(_:)``. Reads, sizes and
+/// listings see the running process's view (everything applied); a crash keeps the durable
+/// state plus whatever subset of the pending operations the model allows (see
+/// ``CrashExplorer``). Names refer to inodes and handles refer to inodes, so a file renamed
+/// or removed while open is still written through its handle, and a kept rename names the
+/// renamed inode whether or not its old name's create was kept.
+///
+/// Directories (``createDirectory(_:)``) are durable at once; `"."` and `"/"` always exist.
+/// Errors mirror POSIX: the `StoreError` carries the syscall and errno a real disk would give
+/// (`open` of a missing file: `ENOENT`; an exclusive create of an existing one: `EEXIST`).
+///
+/// Thread-safe: the state lives behind a `Mutex`.
+public final class SimulatedFileSystem: FileSystem, Sendable {
+  let state: Mutex<SimulatedDiskState>
+
+  /// An empty disk holding only the directories `"."` and `"/"`.
+  public init() {
+    state = Mutex(SimulatedDiskState())
+  }
+
+  /// A disk with the given state (for copies and crash images).
+  init(state: SimulatedDiskState) {
+    self.state = Mutex(state)
+  }
+
+  /// A disk whose files (path to bytes) are all durable and whose directories exist.
+  convenience init(durableFiles files: [String: [UInt8]], directories: Set<String>) {
+    self.init(state: SimulatedDiskState.settled(files: files, directories: directories))
+  }
+
+  /// The number of operations performed so far that a crash can fall between: an open that
+  /// creates a file, a write, a truncate, a sync, a directory sync, a rename, a remove and a
+  /// ``createDirectory(_:)`` that creates something.
+  public var operationCount: Int {
+    state.withLock { $0.operationCount }
+  }
+
+  /// The current contents of the file at `path`, as the running process sees them (every
+  /// pending operation applied), or nil when no file is there.
+  public func contents(_ path: String) -> [UInt8]? {
+    state.withLock { state in
+      state.names[SimulatedPath.normalize(path)].map { state.contents[$0] ?? [] }
+    }
+  }
+
+  /// The contents that survive any crash: the durable bytes of the file the durable name
+  /// `path` refers to, or nil when the name is not durable.
+  public func durableContents(_ path: String) -> [UInt8]? {
+    state.withLock { state in
+      state.disk.durableNames[SimulatedPath.normalize(path)].map {
+        state.disk.inodes[$0]?.durable ?? []
+      }
+    }
+  }
+
+  /// Writes `bytes` directly into the durable state, bypassing the model and the operation
+  /// count: for tests that plant a file or corrupt an old one.
+  ///
+  /// The file at `path` (or a new one, with its name made durable) gets `bytes` as its durable
+  /// and current contents, and loses its pending writes. Missing parent directories are
+  /// created.
+  public func setDurableContents(_ path: String, _ bytes: [UInt8]) {
+    state.withLock { state in
+      let path = SimulatedPath.normalize(path)
+      for directory in SimulatedPath.ancestry(of: SimulatedPath.parent(of: path)) {
+        state.disk.directories.insert(directory)
+      }
+      let inode: Int
+      if let existing = state.names[path] {
+        inode = existing
+      } else {
+        inode = state.nextInode
+        state.nextInode += 1
+        state.names[path] = inode
+      }
+      state.disk.durableNames[path] = inode
+      state.disk.inodes[inode] = DiskSnapshot.Inode(durable: bytes, pending: [])
+      state.contents[inode] = bytes
+    }
+  }
+
+  /// Overwrites bytes of the durable file at `path` in place (bit rot), zero-extending it if
+  /// the damage reaches past its end; pending operations stay pending on top of the damage.
+  /// Does nothing when `path` is not durable.
+  public func damage(_ path: String, at offset: Int, with bytes: [UInt8]) {
+    state.withLock { state in
+      guard offset >= 0,
+        let inode = state.disk.durableNames[SimulatedPath.normalize(path)],
+        var node = state.disk.inodes[inode]
+      else { return }
+      PendingFileOperation.write(bytes[...], at: offset, into: &node.durable)
+      state.disk.inodes[inode] = node
+      state.contents[inode] = state.rebuiltContents(of: inode)
+    }
+  }
+
+  /// Makes everything pending durable, as if every file and directory had been synced: a
+  /// settled disk. Not an operation.
+  public func settle() {
+    state.withLock { $0.settle() }
+  }
+
+  /// A copy of this disk: the same durable state and pending operations, no open handles,
+  /// locks or faults, and an operation count of zero.
+  public func copy() -> SimulatedFileSystem {
+    let copied = state.withLock { state in
+      var copy = SimulatedDiskState()
+      copy.disk = state.disk
+      copy.names = state.names
+      copy.contents = state.contents
+      copy.nextInode = state.nextInode
+      copy.collectGarbage()
+      return copy
+    }
+    return SimulatedFileSystem(state: copied)
+  }
+
+  /// The disk after a crash that kept nothing pending: a new disk holding only the durable
+  /// names and contents, with no pending operations and no handles.
+  public func crashedDurableOnly() -> SimulatedFileSystem {
+    let (files, directories) = state.withLock { ($0.disk.durableFiles, $0.disk.directories) }
+    return SimulatedFileSystem(durableFiles: files, directories: directories)
+  }
+
+  /// Injects a fault into the operations that follow (see ``SimulatedFault``).
+  public func inject(_ fault: SimulatedFault) {
+    state.withLock { $0.faults.append(SimulatedDiskState.ActiveFault(fault: fault)) }
+  }
+
+  /// Removes every injected fault.
+  public func clearFaults() {
+    state.withLock { $0.faults.removeAll() }
+  }
+
+  /// The paths of all files that exist now (the running process's view), sorted.
+  /// Directories are not listed.
+  public func allPaths() -> [String] {
+    state.withLock { $0.names.keys.sorted() }
+  }
+
+  /// The directories that exist, sorted (always including `"."` and `"/"`).
+  public func allDirectories() -> [String] {
+    state.withLock { $0.disk.directories.sorted() }
+  }
+}

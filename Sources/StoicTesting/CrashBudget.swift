@@ -24,13 +24,18 @@ public struct CrashBudget: Sendable, Hashable {
   /// operation itself, since there is one recovery per image).
   public var imagesPerRecoveryCrashPoint: Int { min(imagesPerCrashPoint, 8) }
 
+  /// The seed used unless one is given: `0x5701C`.
+  public static let defaultSeed: UInt64 = 0x5701C
+
   /// Creates a budget.
   ///
   /// - Parameters:
   ///   - imagesPerCrashPoint: The most images per crash point; values below 1 count as 1.
   ///   - recoveryCrashPoints: Whether to crash recovery too.
   ///   - seed: The sampling seed.
-  public init(imagesPerCrashPoint: Int, recoveryCrashPoints: Bool = true, seed: UInt64 = 0x5701C) {
+  public init(
+    imagesPerCrashPoint: Int, recoveryCrashPoints: Bool = true, seed: UInt64 = defaultSeed
+  ) {
     self.imagesPerCrashPoint = max(1, imagesPerCrashPoint)
     self.recoveryCrashPoints = recoveryCrashPoints
     self.seed = seed

@@ -1,15 +1,24 @@
 /// One disk a crash can leave: its files (all durable) and a replayable description of which
-/// pending operations it kept.
-struct CrashImage: Sendable {
-  /// Path to contents.
-  let files: [String: [UInt8]]
-  /// The directories (always durable).
-  let directories: Set<String>
-  /// Which pending operations were lost, kept, torn or garbled.
-  let description: String
+/// pending operations it kept, lost, tore or garbled.
+public struct CrashImage: Sendable, CustomStringConvertible {
+  /// Path (normalised: no `./`, no trailing or doubled slash) to contents.
+  public let files: [String: [UInt8]]
+  /// The directories (always durable), normalised.
+  public let directories: Set<String>
+  /// Which pending operations were lost, kept, torn (after how many bytes) or garbled (with
+  /// which seed), per directory and file.
+  public let description: String
 
-  /// A fresh disk holding the image, with no pending operations, handles or locks.
-  func makeFileSystem() -> SimulatedFileSystem {
+  /// Creates an image (the crash model does; tests may plant one).
+  public init(files: [String: [UInt8]], directories: Set<String>, description: String) {
+    self.files = files
+    self.directories = directories
+    self.description = description
+  }
+
+  /// A fresh disk holding the image: everything durable, no pending operations, handles,
+  /// locks or faults.
+  public func makeFileSystem() -> SimulatedFileSystem {
     SimulatedFileSystem(durableFiles: files, directories: directories)
   }
 }

@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension PosixFileSystem {
+  /// Renames with `rename(2)`, atomically replacing any file at `destination`.
+  ///
+  /// The new name is durable only after ``syncDirectory(_:)`` on the directories involved.
+  /// - Throws: ``StoreError`` with the `rename` errno.
+  public func rename(_ source: String, to destination: String) throws(StoreError) {
+    try Syscall.run("rename", path: source) { Syscall.rename(source, destination) }
+  }
+
+  /// Removes a file with `unlink(2)`.
+  ///
+  /// - Throws: ``StoreError`` with the `unlink` errno (``StoreError/Code/notFound`` when
+  ///   nothing is there; a directory is refused).
+  public func remove(_ path: String) throws(StoreError) {
+    try Syscall.run("unlink", path: path) { unlink(path) }
+  }
+
+  /// The names in `directory` (`opendir`/`readdir`), sorted, without `.` and `..`.
+  ///
+  /// - Throws: ``StoreError`` with the `opendir`, `readdir` or `closedir` errno.
+  public func list(_ directory: String) throws(StoreError) -> [String] {
+    guard let stream = try Syscall.pointer("opendir", path: directory, { opendir(directory) })
+    else {
+      throw StoreError(
+        .other, "opendir on \(directory) returned nothing", path: directory, syscall: "opendir")
+    }
+    var names: [String] = []
+    do throws(StoreError) {
+      while let entry = try Syscall.pointer("readdir", path: directory, { readdir(stream) }) {
+        let name = withUnsafeBytes(of: &entry.pointee.d_name) { bytes in
+          String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name != "." && name != ".." { names.append(name) }
+      }
+    } catch {
+      _ = Syscall.result { closedir(stream) }
+      throw error
+    }
+    try Syscall.run("closedir", path: directory) { closedir(stream) }
+    return names.sorted()
+  }
+
+  /// The size of the file at `path` (`stat(2)`), or `nil` when nothing is there (`ENOENT`).
+  ///
+  /// - Throws: ``StoreError`` with any other `stat` errno.
+  public func fileSize(_ path: String) throws(StoreError) -> UInt64? {
+    var info = stat()
+    switch Syscall.result({ stat(path, &info) }) {
+    case .success:
+      return UInt64(clamping: info.st_size)
+    case .failure(.noSuchFile):
+      return nil
+    case .failure(let error):
+      throw StoreError.system("stat", error, path: path)
+    }
+  }
+
+  /// Creates `path` and any missing parents with `mkdir(2)` (mode `0o755`, less the umask);
+  /// succeeds if it is already a directory.
+  ///
+  /// - Throws: ``StoreError`` with the `mkdir` errno; ``StoreError/Code/alreadyExists`` when
+  ///   `path` or a parent exists and is not a directory.
+  public func createDirectory(_ path: String) throws(StoreError) {
+    var target = path
+    while target.count > 1 && target.hasSuffix("/") { target.removeLast() }
+    guard !target.isEmpty else {
+      throw StoreError(.invalidArgument, "cannot create a directory with an empty path")
+    }
+    switch Syscall.result({ mkdir(target, 0o755) }) {
+    case .success:
+      return
+    case .failure(.fileExists):
+      try requireDirectory(target)
+    case .failure(.noSuchFile):
+      let parent = Path.directory(of: target)
+      guard parent != target && parent != "." && parent != "/" else {
+        throw StoreError.system("mkdir", .noSuchFile, path: target)
+      }
+      try createDirectory(parent)
+      switch Syscall.result({ mkdir(target, 0o755) }) {
+      case .success: return
+      case .failure(.fileExists): try requireDirectory(target)
+      case .failure(let error): throw StoreError.system("mkdir", error, path: target)
+      }
+    case .failure(let error):
+      throw StoreError.system("mkdir", error, path: target)
+    }
+  }
+
+  /// Succeeds if `path` is a directory; otherwise the `EEXIST` of the `mkdir` that found it.
+  private func requireDirectory(_ path: String) throws(StoreError) {
+    var info = stat()
+    try Syscall.run("stat", path: path) { stat(path, &info) }
+    guard info.st_mode & S_IFMT == S_IFDIR else {
+      throw StoreError(
+        .alreadyExists, "mkdir on \(path) failed: it exists and is not a directory",
+        path: path, syscall: "mkdir", errno: .fileExists)
+    }
+  }
+
+  /// The bytes available to an unprivileged writer on the file system holding `path`:
+  /// `statvfs(3)`'s `f_bavail * f_frsize`.
+  ///
+  /// - Throws: ``StoreError`` with the `statvfs` errno (``StoreError/Code/notFound`` when
+  ///   nothing is at `path`).
+  public func freeSpace(_ path: String) throws(StoreError) -> UInt64 {
+    var info = statvfs()
+    try Syscall.run("statvfs", path: path) { statvfs(path, &info) }
+    let (bytes, overflow) = UInt64(info.f_bavail).multipliedReportingOverflow(
+      by: UInt64(info.f_frsize))
+    return overflow ? UInt64.max : bytes
+  }
+
+  /// Takes an exclusive lock with `flock(LOCK_EX | LOCK_NB)`, without waiting.
+  ///
+  /// An `flock` lock belongs to the open file description, not to the process: two handles
+  /// opened separately on the same file conflict even inside one process, which is what makes
+  /// it a guard against a second opener anywhere. It is released when the handle is closed (the
+  /// store never duplicates descriptors, and `O_CLOEXEC` keeps a spawned program from
+  /// inheriting it) or the process ends. The lock is advisory: it stops other lockers, not
+  /// readers or writers. On Linux, NFS emulates `flock` with byte-range locks.
+  ///
+  /// - Throws: ``StoreError/Code/locked`` (retry) when another handle or process holds it;
+  ///   otherwise ``StoreError`` with the `flock` errno.
+  public func lock(_ handle: FileHandle) throws(StoreError) {
+    switch Syscall.result({ flock(handle.descriptor, LOCK_EX | LOCK_NB) }) {
+    case .success:
+      return
+    case .failure(let error)
+    where error == .resourceTemporarilyUnavailable || error.rawValue == EWOULDBLOCK:
+      throw StoreError(
+        .locked,
+        "\(handle.path) is locked by another handle or process (flock failed: \(error))",
+        path: handle.path, syscall: "flock", errno: error)
+    case .failure(let error):
+      throw StoreError.system("flock", error, path: handle.path)
+    }
+  }
+}

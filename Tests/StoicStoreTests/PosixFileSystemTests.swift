@@ -1,0 +1,329 @@
+import StoicStore
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Collects the events a component emits, for assertions.
+final class PosixEventRecorder: Sendable {
+  private let recorded = Mutex<[StoreEvent]>([])
+
+  /// A sink that records into this recorder.
+  var sink: EventSink { EventSink { event in self.recorded.withLock { $0.append(event) } } }
+
+  /// What was emitted so far.
+  var events: [StoreEvent] { recorded.withLock { $0 } }
+}
+
+@Suite("PosixFileSystem: every method against a temporary directory")
+struct PosixFileSystemTests {
+  let fs = PosixFileSystem()
+
+  @Test("an exclusively created file reads back what was written, whole and by range")
+  func roundTrip() throws {
+    try PosixScratchDirectory.with { directory in
+      let path = Path.join(directory, "data")
+      let handle = try fs.open(path, .createExclusive)
+      let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+      try fs.write(handle, bytes, at: 0)
+      #expect(try fs.size(handle) == 10_000)
+      #expect(try fs.read(handle, count: 10_000, at: 0) == bytes)
+      #expect(try fs.read(handle, count: 100, at: 4_000) == Array(bytes[4_000..<4_100]))
+      try fs.sync(handle)
+      try fs.close(handle)
+      #expect(try fs.fileSize(path) == 10_000)
+      #expect(try fs.readWholeFile(path) == bytes)
+      #expect(try fs.exists(path))
+    }
+  }
+
+  @Test("a write of several MiB and an overwrite in the middle read back exactly")
+  func largeWriteAndOverwrite() throws {
+    try PosixScratchDirectory.with { directory in
+      let path = Path.join(directory, "large")
+      let handle = try fs.open(path, .createOrOpen)
+      defer { try? fs.close(handle) }
+      var bytes = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 ^ ($0 >> 9)) }
+      try fs.write(handle, bytes, at: 0)
+      let patch = [UInt8](repeating: 0xEE, count: 4_097)
+      try fs.write(handle, patch, at: 1_000_001)
+      bytes.replaceSubrange(1_000_001..<1_000_001 + patch.count, with: patch)
+      #expect(try fs.read(handle, count: bytes.count, at: 0) == bytes)
+    }
+  }
+
+  @Test("a read is short only at the end of the file, and empty past it")
+  func shortReadAtEnd() throws {
+    try PosixScratchDirectory.with { directory in
+      let path = Path.join(directory, "ten")
+      let handle = try fs.open(path, .createExclusive)
+      defer { try? fs.close(handle) }
+      try fs.write(handle, Array(0..<10), at: 0)
+      #expect(try fs.read(handle, count: 100, at: 4) == [4, 5, 6, 7, 8, 9])
+      #expect(try fs.read(handle, count: 100, at: 10) == [])
+      #expect(try fs.read(handle, count: 5, at: 1_000) == [])
+      #expect(try fs.read(handle, count: 0, at: 0) == [])
+    }
+  }
+
+  @Test("a write past the end leaves a hole of zeros")
+  func writePastEndFillsZeros() throws {
+    try PosixScratchDirectory.with { directory in
+      let handle = try fs.open(Path.join(directory, "holes"), .createExclusive)
+      defer { try? fs.close(handle) }
+      try fs.write(handle, [1, 2], at: 0)
+      try fs.write(handle, [9], at: 6)
+      #expect(try fs.read(handle, count: 10, at: 0) == [1, 2, 0, 0, 0, 0, 9])
+      try fs.write(handle, [], at: 100)
+      #expect(try fs.size(handle) == 7)
+    }
+  }
+
+  @Test("open modes: createOrOpen keeps contents, readWrite and readOnly need the file")
+  func openModes() throws {
+    try PosixScratchDirectory.with { directory in
+      let path = Path.join(directory, "modes")
+      let first = try fs.open(path, .createOrOpen)
+      try fs.write(first, [1, 2, 3], at: 0)
+      try fs.close(first)
+      let again = try fs.open(path, .createOrOpen)
+      #expect(try fs.read(again, count: 3, at: 0) == [1, 2, 3])
+      try fs.close(again)
+      let reader = try fs.open(path, .readOnly)
+      #expect(try fs.read(reader, count: 3, at: 0) == [1, 2, 3])
+      let misuse = try #require(throws: StoreError.self) { try fs.write(reader, [0], at: 0) }
+      #expect(misuse.errno == .badFileDescriptor)
+      #expect(misuse.syscall == "pwrite")
+      try fs.close(reader)
+      let missing = Path.join(directory, "missing")
+      for mode in [OpenMode.readOnly, .readWrite] {
+        let error = try #require(throws: StoreError.self) { try fs.open(missing, mode) }
+        #expect(error.code == .notFound)
+      }
+    }
+  }
+
+  @Test("an exclusive create of an existing file fails with alreadyExists and changes nothing")
+  func exclusiveCreateConflict() throws {
+    try PosixScratchDirectory.with { directory in
+      let path = Path.join(directory, "once")
+      let handle = try fs.open(path, .createExclusive)
+      try fs.write(handle, [7, 7, 7], at: 0)
+      try fs.close(handle)
+      let error = try #require(throws: StoreError.self) { try fs.open(path, .createExclusive) }
+      #expect(error.code == .alreadyExists)
+      #expect(error.errno == .fileExists)
+      #expect(error.syscall == "open")
+      #expect(error.path == path)
+      #expect(error.retryDecision == .stop)
+      #expect(try fs.readWholeFile(path) == [7, 7, 7])
+    }
+  }
+
+  @Test("files are created with mode 0644 (less the umask) and close-on-exec")
+  func modeAndCloseOnExec() throws {
+    try PosixScratchDirectory.with { directory in
+      let path = Path.join(directory, "mode")
+      let handle = try fs.open(path, .createExclusive)
+      defer { try? fs.close(handle) }
+      #expect(fcntl(handle.descriptor, F_GETFD) & FD_CLOEXEC != 0)
+      var info = stat()
+      #expect(stat(path, &info) == 0)
+      let permissions = info.st_mode & 0o7777
+      #expect(permissions & ~0o644 == 0)
+      #expect(permissions & 0o600 == 0o600)
+    }
+  }
+
+  @Test("rename replaces the destination atomically and removes the source name")
+  func renameReplaces() throws {
+    try PosixScratchDirectory.with { directory in
+      let source = Path.join(directory, "new")
+      let destination = Path.join(directory, "current")
+      try fs.replaceContents(of: source, with: [1, 1, 1, 1])
+      try fs.replaceContents(of: destination, with: [2, 2])
+      try fs.rename(source, to: destination)
+      try fs.syncDirectory(directory)
+      #expect(try fs.readWholeFile(destination) == [1, 1, 1, 1])
+      #expect(try fs.fileSize(source) == nil)
+      #expect(try fs.list(directory) == ["current"])
+    }
+  }
+
+  @Test("remove unlinks the file; fileSize then answers nil")
+  func removeFile() throws {
+    try PosixScratchDirectory.with { directory in
+      let path = Path.join(directory, "gone")
+      try fs.replaceContents(of: path, with: [1])
+      #expect(try fs.fileSize(path) == 1)
+      try fs.remove(path)
+      #expect(try fs.fileSize(path) == nil)
+      #expect(try !fs.exists(path))
+      #expect(try fs.readWholeFile(path) == nil)
+      let again = try #require(throws: StoreError.self) { try fs.remove(path) }
+      #expect(again.code == .notFound)
+      #expect(again.syscall == "unlink")
+    }
+  }
+
+  @Test("list returns the names sorted, with directories, without . and ..")
+  func listSorted() throws {
+    try PosixScratchDirectory.with { directory in
+      #expect(try fs.list(directory) == [])
+      for name in ["b", "c10", "a", "c2", ".hidden", "Z"] {
+        try fs.replaceContents(of: Path.join(directory, name), with: [0])
+      }
+      try fs.createDirectory(Path.join(directory, "d"))
+      #expect(try fs.list(directory) == [".hidden", "Z", "a", "b", "c10", "c2", "d"])
+      #expect(try fs.list(directory + "/") == [".hidden", "Z", "a", "b", "c10", "c2", "d"])
+    }
+  }
+
+  @Test("list of a directory with more entries than one readdir buffer returns all of them")
+  func listMany() throws {
+    try PosixScratchDirectory.with { directory in
+      let names = (0..<1_500).map { "entry-\($0)" }
+      for name in names {
+        let handle = try fs.open(Path.join(directory, name), .createExclusive)
+        try fs.close(handle)
+      }
+      #expect(try fs.list(directory) == names.sorted())
+    }
+  }
+
+  @Test("truncate grows with zeros and shrinks, and size follows")
+  func truncateGrowAndShrink() throws {
+    try PosixScratchDirectory.with { directory in
+      let path = Path.join(directory, "cut")
+      let handle = try fs.open(path, .createExclusive)
+      defer { try? fs.close(handle) }
+      try fs.write(handle, [1, 2, 3, 4, 5], at: 0)
+      try fs.truncate(handle, to: 2)
+      #expect(try fs.size(handle) == 2)
+      #expect(try fs.read(handle, count: 10, at: 0) == [1, 2])
+      try fs.truncate(handle, to: 6)
+      #expect(try fs.size(handle) == 6)
+      #expect(try fs.read(handle, count: 10, at: 0) == [1, 2, 0, 0, 0, 0])
+      try fs.truncate(handle, to: 0)
+      try fs.sync(handle)
+      #expect(try fs.fileSize(path) == 0)
+    }
+  }
+
+  @Test("sync and syncDirectory succeed, and on Linux never report a full-sync fallback")
+  func syncs() throws {
+    let recorder = PosixEventRecorder()
+    let fs = PosixFileSystem(events: recorder.sink)
+    try PosixScratchDirectory.with { directory in
+      let path = Path.join(directory, "synced")
+      let handle = try fs.open(path, .createExclusive)
+      try fs.write(handle, [42], at: 0)
+      try fs.sync(handle)
+      try fs.close(handle)
+      try fs.syncDirectory(directory)
+      try fs.syncDirectory(directory + "/")
+      let notDirectory = try #require(throws: StoreError.self) { try fs.syncDirectory(path) }
+      #expect(notDirectory.errno == .notDirectory)
+      #expect(notDirectory.syscall == "open")
+      let missing = Path.join(directory, "missing")
+      let notFound = try #require(throws: StoreError.self) { try fs.syncDirectory(missing) }
+      #expect(notFound.code == .notFound)
+      #expect(notFound.path == missing)
+    }
+    #if os(Linux)
+      #expect(recorder.events.isEmpty)
+    #endif
+  }
+
+  @Test("createDirectory makes missing parents, accepts an existing directory, refuses a file")
+  func createDirectory() throws {
+    try PosixScratchDirectory.with { directory in
+      let nested = Path.join(directory, "a/b/c")
+      try fs.createDirectory(nested)
+      try fs.createDirectory(nested)
+      try fs.createDirectory(nested + "/")
+      try fs.createDirectory(Path.join(directory, "a//b2"))
+      #expect(try fs.list(Path.join(directory, "a")) == ["b", "b2"])
+      #expect(try fs.list(nested) == [])
+      let file = Path.join(directory, "file")
+      try fs.replaceContents(of: file, with: [1])
+      let exists = try #require(throws: StoreError.self) { try fs.createDirectory(file) }
+      #expect(exists.code == .alreadyExists)
+      #expect(exists.syscall == "mkdir")
+      #expect(exists.path == file)
+      #expect(exists.retryDecision == .stop)
+      let under = try #require(throws: StoreError.self) {
+        try fs.createDirectory(Path.join(file, "sub"))
+      }
+      #expect(under.errno == .notDirectory)
+      #expect(under.syscall == "mkdir")
+      let empty = try #require(throws: StoreError.self) { try fs.createDirectory("") }
+      #expect(empty.code == .invalidArgument)
+    }
+  }
+
+  @Test("freeSpace is positive and never above the file system's size")
+  func freeSpace() throws {
+    try PosixScratchDirectory.with { directory in
+      let free = try fs.freeSpace(directory)
+      var info = statvfs()
+      #expect(statvfs(directory, &info) == 0)
+      #expect(free > 0)
+      #expect(free <= UInt64(info.f_blocks) * UInt64(info.f_frsize))
+      let error = try #require(throws: StoreError.self) {
+        try fs.freeSpace(Path.join(directory, "missing"))
+      }
+      #expect(error.code == .notFound)
+      #expect(error.syscall == "statvfs")
+    }
+  }
+
+  @Test("a second handle on a locked file is refused with locked until the first is closed")
+  func lockConflictAndRelease() throws {
+    try PosixScratchDirectory.with { directory in
+      let path = Path.join(directory, "LOCK")
+      let first = try fs.open(path, .createOrOpen)
+      let second = try fs.open(path, .createOrOpen)
+      defer { try? fs.close(second) }
+      try fs.lock(first)
+      try fs.lock(first)  // taking a lock this handle holds again is allowed
+      let error = try #require(throws: StoreError.self) { try fs.lock(second) }
+      #expect(error.code == .locked)
+      #expect(error.errno == .resourceTemporarilyUnavailable)
+      #expect(error.syscall == "flock")
+      #expect(error.path == path)
+      #expect(error.retryDecision == .retry)
+      #expect(error.message.contains(path))
+      #expect(error.message.contains("locked"))
+      try fs.close(first)
+      try fs.lock(second)
+    }
+  }
+
+  @Test("the lock conflicts with another process, and is released when the handle closes")
+  func lockAcrossProcesses() throws {
+    try PosixScratchDirectory.with { directory in
+      let path = Path.join(directory, "LOCK")
+      let handle = try fs.open(path, .createOrOpen)
+      try fs.lock(handle)
+      let probe = ["flock", "--nonblock", "--conflict-exit-code", "75", path, "true"]
+      #expect(PosixCommand.run(probe) == 75)
+      try fs.close(handle)
+      #expect(PosixCommand.run(probe) == 0)
+    }
+  }
+}
+
+extension FileSystem {
+  /// Creates or replaces the file at `path` with `bytes`, for setting up a test.
+  fileprivate func replaceContents(of path: String, with bytes: [UInt8]) throws(StoreError) {
+    let handle = try open(path, .createOrOpen)
+    defer { try? close(handle) }
+    try truncate(handle, to: 0)
+    try write(handle, bytes, at: 0)
+  }
+}

@@ -82,10 +82,11 @@ struct JournalCheckpoint: Sendable, Equatable {
   /// The snapshot's bytes, decompressed.
   func snapshotBytes(path: String) throws(StoreError) -> [UInt8] {
     guard compressed else { return stored }
-    guard rawLength <= UInt64(Int.max) else {
+    guard rawLength < UInt64(Int.max) else {
       throw StoreError(.corrupt, "journal snapshot claims \(rawLength) bytes", path: path)
     }
-    let bytes = try Zstd.decompress(stored, maxOutputSize: Int(rawLength))
+    // One spare byte: Zstd.decompress fails a frame that exactly fills its limit.
+    let bytes = try Zstd.decompress(stored, maxOutputSize: Int(rawLength) + 1)
     guard bytes.count == Int(rawLength) else {
       throw StoreError(.corrupt, "journal snapshot decompressed to the wrong size", path: path)
     }

@@ -11,7 +11,8 @@ struct JournalCompressedReader {
   var previousSequence: UInt64
   private var block: [UInt8] = []
   private var blockIndex = 0
-  private var records: UInt64 = 0
+  /// Records read so far.
+  private(set) var records: UInt64 = 0
   private(set) var finished = false
   /// The most bytes held at once (window buffer plus the current block).
   private(set) var peakBytes = 0
@@ -93,7 +94,8 @@ struct JournalCompressedReader {
       block = stored
     case JournalCompressedSegment.kindZstd:
       block = []
-      block = try Zstd.decompress(stored, maxOutputSize: rawLength)
+      // One spare byte: Zstd.decompress fails a frame that exactly fills its limit.
+      block = try Zstd.decompress(stored, maxOutputSize: rawLength + 1)
       guard block.count == rawLength else {
         throw corrupt("block decompressed to the wrong size", at: blockStart)
       }

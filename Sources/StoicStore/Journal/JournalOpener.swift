@@ -72,6 +72,7 @@ struct JournalOpener {
       if segment.kind == .compressed {
         let outcome = try verifyCompressed(segment, previous: start, report: &report)
         windowPeak = max(windowPeak, outcome.peak)
+        report.records += outcome.records
         guard let last = outcome.lastSequence else { continue }  // quarantined by salvage
         previous = last
       } else {
@@ -220,7 +221,7 @@ struct JournalOpener {
   }
 
   private func readAllCompressed(_ segment: JournalCore.Sealed) throws(StoreError) -> (
-    lastSequence: UInt64, peak: Int
+    lastSequence: UInt64, peak: Int, records: Int
   ) {
     let path = Path.join(directory, segment.name)
     let handle = try fileSystem.open(path, .readOnly)
@@ -232,14 +233,14 @@ struct JournalOpener {
       path: path, segmentFirst: segment.first, previousSequence: segment.first - 1,
       maxRecordSize: options.maxRecordSize)
     while try reader.next() != nil {}
-    return (reader.previousSequence, reader.peakBytes)
+    return (reader.previousSequence, reader.peakBytes, Int(reader.records))
   }
 
   /// Checks a compressed segment; a damaged one is refused, or quarantined whole by salvage
   /// (then `lastSequence` is `nil`).
   private func verifyCompressed(
     _ segment: JournalCore.Sealed, previous: UInt64, report: inout JournalRecovery
-  ) throws(StoreError) -> (lastSequence: UInt64?, peak: Int) {
+  ) throws(StoreError) -> (lastSequence: UInt64?, peak: Int, records: Int) {
     do throws(StoreError) {
       guard segment.first > previous else {
         let path = Path.join(directory, segment.name)
@@ -248,7 +249,7 @@ struct JournalOpener {
           cause: JournalDamage(path: path, offset: 0, length: 0))
       }
       let outcome = try readAllCompressed(segment)
-      return (outcome.lastSequence, outcome.peak)
+      return (outcome.lastSequence, outcome.peak, outcome.records)
     } catch {
       let path = Path.join(directory, segment.name)
       let size = ((try? fileSystem.fileSize(path)) ?? nil) ?? 0
@@ -267,7 +268,7 @@ struct JournalOpener {
           ("path", path), ("quarantinedAs", aside), ("damagedBytes", String(size)),
           ("keptRecords", "0"),
         ])
-      return (nil, 0)
+      return (nil, 0, 0)
     }
   }
 }

@@ -23,6 +23,8 @@ final class MemoryOutboxLog: OutboxLog, @unchecked Sendable {
     self.snapshot = snapshot
     records = []
   }
+
+  func close() throws(StoreError) {}
 }
 
 /// A wall clock that only moves when told to, or when the outbox sleeps on it.

@@ -117,6 +117,14 @@ public actor Outbox<Item: Sendable> {
     try engine.compact()
   }
 
+  /// Makes everything durable and closes the journal; the outbox cannot be used afterwards
+  /// (its calls then throw ``StoreError/Code/closed``).
+  ///
+  /// - Throws: The journal's error (``StoreError/Code/poisoned`` after a failed sync).
+  public func close() throws(StoreError) {
+    try engine.close()
+  }
+
   /// Delivers the entries queued when the drain starts, in order (see ``OutboxDrain``'s rules:
   /// delivered → acknowledged durably; permanent failure → parked, continue; transient →
   /// retried within the policy, then back in line and the drain stops).

@@ -110,6 +110,11 @@ final class OutboxEngine<Item: Sendable> {
     }
   }
 
+  /// Closes the log.
+  func close() throws(StoreError) {
+    try log.close()
+  }
+
   // MARK: Views
 
   func item(for key: String) -> Item? { items[key] }

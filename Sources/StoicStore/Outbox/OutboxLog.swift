@@ -6,4 +6,6 @@ protocol OutboxLog: AnyObject {
   func append(_ record: [UInt8]) throws(StoreError)
   /// Replaces everything appended so far by `snapshot`, atomically.
   func compact(snapshot: [UInt8]) throws(StoreError)
+  /// Makes everything durable and releases the log.
+  func close() throws(StoreError)
 }

@@ -1,8 +1,9 @@
 /// The outbox's compaction snapshot: everything the outbox holds, in one self-describing
 /// document the journal stores atomically.
 ///
-/// Layout: `"SOBX" | formatVersion:u8 | compression:u8 | body`, with compression 1 = zstd
-/// (the only one written) and 0 = none. The body is a list of sections
+/// Layout: `"SOBX" | formatVersion:u8 | compression:u8 | body`, with compression 0 = none
+/// (what the outbox writes: the journal stores every snapshot zstd-compressed itself) and
+/// 1 = a zstd-compressed body (read, for a log that does not compress). The body is a list of sections
 /// (``OutboxFields``: `count:u16 | (tag:u8 | length:u32 | value)*`):
 ///
 /// | tag | section |
@@ -50,8 +51,8 @@ enum OutboxSnapshot {
     var writer = OutboxByteWriter()
     writer.raw(magic)
     writer.u8(formatVersion)
-    writer.u8(Compression.zstd)
-    writer.raw(try Zstd.compress(sections.encoded()))
+    writer.u8(Compression.none)
+    writer.raw(sections.encoded())
     return writer.bytes
   }
 

@@ -114,4 +114,21 @@ import Testing
     #expect(await outbox.pending.map(\.item) == ["two"])
     #expect(await outbox.pending.first?.createdAt == 0)
   }
+
+  @Test func statesAreVisibleThroughTheEntrysLife() async throws {
+    let outbox = try open(MemoryOutboxLog())
+    try await outbox.enqueue("a", key: "A")
+    try await outbox.enqueue("b", key: "B")
+    #expect(await outbox.state(of: "A") == .queued)
+    _ = try await outbox.deliverPending { batch in
+      #expect(await outbox.state(of: batch.key) == .inFlight)
+      // A drain started while one runs does nothing.
+      let inner = try await outbox.deliverPending { _ in .http(status: 200) }
+      #expect(inner.attempts == 0)
+      return batch.key == "A" ? .http(status: 200) : .http(status: 409)
+    }
+    #expect(await outbox.state(of: "A") == .delivered)
+    #expect(await outbox.state(of: "B") == .needsAttention)
+    #expect(await outbox.state(of: "C") == nil)
+  }
 }

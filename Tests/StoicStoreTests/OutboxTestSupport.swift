@@ -1,3 +1,4 @@
+import StoicTesting
 import Synchronization
 
 @testable import StoicStore
@@ -117,4 +118,48 @@ func testOptions(
   options.retryPolicy = policy
   options.compactAfterRecords = compactAfter
   return options
+}
+
+/// A simulated disk whose removals under `/media/` can be made to fail.
+final class RemoveFailingFileSystem: FileSystem, Sendable {
+  let base: SimulatedFileSystem
+  private let failing = Mutex(false)
+
+  init(_ base: SimulatedFileSystem) { self.base = base }
+
+  var failRemovals: Bool {
+    get { failing.withLock { $0 } }
+    set { failing.withLock { $0 = newValue } }
+  }
+
+  func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> FileHandle {
+    try base.open(path, mode)
+  }
+  func close(_ handle: FileHandle) throws(StoreError) { try base.close(handle) }
+  func read(_ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64)
+    throws(StoreError) -> Int
+  { try base.read(handle, into: buffer, at: offset) }
+  func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
+    throws(StoreError)
+  { try base.write(handle, bytes, at: offset) }
+  func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError) {
+    try base.truncate(handle, to: size)
+  }
+  func sync(_ handle: FileHandle) throws(StoreError) { try base.sync(handle) }
+  func syncDirectory(_ path: String) throws(StoreError) { try base.syncDirectory(path) }
+  func rename(_ source: String, to destination: String) throws(StoreError) {
+    try base.rename(source, to: destination)
+  }
+  func remove(_ path: String) throws(StoreError) {
+    if failRemovals, path.hasPrefix("/media/") {
+      throw StoreError.system("unlink", .permissionDenied, path: path)
+    }
+    try base.remove(path)
+  }
+  func list(_ directory: String) throws(StoreError) -> [String] { try base.list(directory) }
+  func size(_ handle: FileHandle) throws(StoreError) -> UInt64 { try base.size(handle) }
+  func fileSize(_ path: String) throws(StoreError) -> UInt64? { try base.fileSize(path) }
+  func createDirectory(_ path: String) throws(StoreError) { try base.createDirectory(path) }
+  func freeSpace(_ path: String) throws(StoreError) -> UInt64 { try base.freeSpace(path) }
+  func lock(_ handle: FileHandle) throws(StoreError) { try base.lock(handle) }
 }

@@ -102,6 +102,15 @@ public actor Outbox<Item: Sendable> {
     engine.ledger.entry(key).flatMap { engine.publicEntry($0) }
   }
 
+  /// Where the entry under `key` stands: queued, in flight or needs attention while the outbox
+  /// holds it; `delivered` once it has left (delivered, or discarded by the app) and its key is
+  /// still remembered (``OutboxOptions/rememberedDeliveredKeys`` survive compaction); nil for a
+  /// key the outbox does not know.
+  public func state(of key: String) -> OutboxEntryState? {
+    if let entry = engine.ledger.entry(key) { return entry.state }
+    return engine.ledger.isRetired(key) ? .delivered : nil
+  }
+
   /// What this build cannot read, kept byte for byte: "N entries this app cannot read, still
   /// on this device".
   public var unreadable: [OutboxUnreadableEntry] { engine.unreadableEntries }

@@ -59,7 +59,7 @@ enum JournalTestSupport {
   /// it covers.
   static func check(
     _ recovered: Recovered, _ context: CrashContext, attempted: [UInt64],
-    payload: (UInt64) -> [UInt8] = payload
+    validPayload: (JournalRecord) -> Bool = { $0.payload == payload($0.sequence) }
   ) throws {
     let acknowledged = Set(context.acknowledged.compactMap { UInt64($0) })
     var records = recovered.records
@@ -70,7 +70,7 @@ enum JournalTestSupport {
       "more records than were appended: \(records.map(\.sequence))")
     for (index, record) in records.enumerated() {
       try context.require(
-        record.sequence == expected[index] && record.payload == payload(record.sequence),
+        record.sequence == expected[index] && validPayload(record),
         "record \(index) is \(record.sequence), expected \(expected[index]) "
           + "(recovered \(records.map(\.sequence)), low-water \(recovered.lowWater))")
     }
@@ -92,18 +92,31 @@ enum JournalTestSupport {
 
   /// Runs the explorer with the journal's recover and check.
   static func explore(
+    crashRecovery: Bool = false,
     options: JournalOptions,
     recoverOptions: JournalOptions? = nil,
     attempted: [UInt64],
-    budget: CrashBudget = .fromEnvironment(default: 24),
+    validPayload: @escaping (JournalRecord) -> Bool = { $0.payload == payload($0.sequence) },
     setup: (SimulatedFileSystem) throws -> Void = { _ in },
     operation: (SimulatedFileSystem, CrashRecorder) throws -> Void
   ) -> CrashReport {
-    CrashExplorer(budget: budget).explore(
+    CrashExplorer(budget: budget(crashRecovery: crashRecovery)).explore(
       setup: setup,
       operation: operation,
       recover: { disk in try recover(disk, options: recoverOptions ?? options) },
-      check: { recovered, context in try check(recovered, context, attempted: attempted) })
+      check: { recovered, context in
+        try check(recovered, context, attempted: attempted, validPayload: validPayload)
+      })
+  }
+
+  /// The budget: `STOIC_CRASH_BUDGET` images per crash point (8 by default, to keep the
+  /// ordinary run fast). Recovery itself is crashed at each of its points in the tests whose
+  /// recovery repairs something, and in every test when a budget is set explicitly.
+  static func budget(crashRecovery: Bool) -> CrashBudget {
+    var budget = CrashBudget.fromEnvironment(default: 8)
+    let explicit = budget.imagesPerCrashPoint != 8
+    budget.recoveryCrashPoints = crashRecovery || explicit
+    return budget
   }
 
   /// Options with small segments so the crash tests roll and compress.

@@ -110,8 +110,8 @@ extension Journal {
     return Written(sequences: first..<(first + count), mustSync: mustSync)
   }
 
-  /// Writes `frames` at the active end, rolling back to it on failure (poisoning the journal
-  /// if even the rollback fails).
+  /// Writes `frames` at the active end, rolling back to it on failure (truncate, then sync;
+  /// poisoning the journal if even the rollback fails).
   func writeFrames(_ frames: [UInt8], core: inout JournalCore) throws(StoreError) {
     guard var active = core.active else {
       throw StoreError(.closed, "the journal has no active segment", path: directory)
@@ -119,8 +119,11 @@ extension Journal {
     do {
       try fileSystem.write(active.handle, frames, at: active.end)
     } catch {
+      // The rollback is made durable at once: otherwise a crash could keep the partial write
+      // without the truncate, and a failed record would reappear.
       do {
         try fileSystem.truncate(active.handle, to: active.end)
+        try fileSystem.sync(active.handle)
       } catch let rollback {
         core.poison = StoreError(
           .poisoned,

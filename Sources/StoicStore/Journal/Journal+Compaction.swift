@@ -75,6 +75,7 @@ extension Journal {
       try removeSegments(removable, core: &core)
     }
     let path = Path.join(directory, JournalFileNames.checkpoint)
+    let dropped = checkpoint.lowWater - min(core.lowWater, checkpoint.lowWater)
     let encoded = checkpoint.encoded()
     try JournalAtomicWrite.replace(path, with: encoded, fileSystem: fileSystem)
     core.lowWater = checkpoint.lowWater
@@ -85,7 +86,7 @@ extension Journal {
       events.emit(
         EventCatalog.journalCompacted, .info,
         [
-          ("path", path), ("records", String(checkpoint.lowWater)),
+          ("path", path), ("records", String(dropped)),
           ("inputBytes", String(records)), ("outputBytes", String(checkpoint.stored.count)),
         ])
     }

@@ -15,16 +15,12 @@ extension CrashImageSpace {
       guard seen.insert(files.hashValue).inserted else { return }
       emitted += 1
       body(
-        CrashImage(files: files, directories: snapshot.directories, description: describe(choices)))
+        CrashImage(
+          files: files, directories: snapshot.directories,
+          describer: LazyText { [self] in describe(choices) }))
     }
-    let everyTear = slots.map { options($0, everyTear: true) }
-    if combinations(everyTear) <= limit {
-      enumerate(everyTear, offer)
-      return
-    }
-    let someTears = slots.map { options($0, everyTear: false) }
-    if combinations(someTears) <= limit {
-      enumerate(someTears, offer)
+    for everyTear in [true, false] where combinations(everyTear: everyTear) <= limit {
+      enumerate(slots.map { options($0, everyTear: everyTear) }, offer)
       return
     }
     offer(slots.map { _ in .lost })
@@ -56,11 +52,17 @@ extension CrashImageSpace {
     return points.filter { $0 > 0 && $0 < length }.sorted()
   }
 
-  /// The number of combinations, saturating at `Int.max`.
-  func combinations(_ options: [[Choice]]) -> Int {
+  /// The number of combinations, saturating at `Int.max`, without building them.
+  func combinations(everyTear: Bool) -> Int {
     var total = 1
-    for choices in options {
-      let (product, overflow) = total.multipliedReportingOverflow(by: choices.count)
+    for slot in slots {
+      var count = 2
+      if let length = slot.writeLength, length > 0 {
+        let tears =
+          everyTear ? length - 1 : CrashImageSpace.someTearPoints(length).count
+        count += tears + 1
+      }
+      let (product, overflow) = total.multipliedReportingOverflow(by: count)
       if overflow { return Int.max }
       total = product
     }
@@ -92,14 +94,14 @@ extension CrashImageSpace {
     var choices = [Choice](repeating: .lost, count: slots.count)
     for group in groups {
       if inOrder {
-        let cut = group.slots.lowerBound + Int.random(in: 0...group.slots.count, using: &generator)
+        let cut = group.slots.lowerBound + generator.below(group.slots.count + 1)
         for position in group.slots.lowerBound..<cut { choices[position] = .kept }
         if cut < group.slots.upperBound {
           choices[cut] = damaged(slots[cut], using: &generator) ?? .lost
         }
       } else {
         for position in group.slots {
-          switch Int.random(in: 0..<8, using: &generator) {
+          switch generator.below(8) {
           case 0..<4: choices[position] = .lost
           case 4..<6: choices[position] = .kept
           default: choices[position] = damaged(slots[position], using: &generator) ?? .kept
@@ -114,8 +116,8 @@ extension CrashImageSpace {
   /// anything that cannot tear.
   private func damaged(_ slot: Slot, using generator: inout SplitMix64) -> Choice? {
     guard let length = slot.writeLength, length > 0 else { return nil }
-    switch Int.random(in: 0..<4, using: &generator) {
-    case 0 where length > 1: return .torn(Int.random(in: 1..<length, using: &generator))
+    switch generator.below(4) {
+    case 0 where length > 1: return .torn(1 + generator.below(length - 1))
     case 1: return .garbage
     default: return nil
     }

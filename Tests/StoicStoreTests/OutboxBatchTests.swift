@@ -8,7 +8,7 @@ import Testing
     -> Outbox<String>
   {
     try Outbox(
-      log: log, codec: .utf8, fileSystem: SimulatedFileSystem(), options: testOptions(),
+      log: log, codec: .utf8, fileSystem: SimulatedFileSystem(), options: outboxTestOptions(),
       events: events.sink)
   }
 
@@ -19,7 +19,7 @@ import Testing
   @Test func batchesRespectTheEntryAndByteLimits() async throws {
     let outbox = try open(MemoryOutboxLog())
     try await fill(outbox, ["A", "B", "C", "D", "E"])
-    let receiver = ScriptedReceiver([])
+    let receiver = OutboxScriptedReceiver([])
     let report = try await outbox.deliverPending(batch: OutboxBatchLimits(maxEntries: 2)) {
       receiver.answer($0)
     }
@@ -31,7 +31,7 @@ import Testing
 
     let small = try open(MemoryOutboxLog())
     try await fill(small, ["A", "B", "C"])  // 6 bytes each
-    let bySize = ScriptedReceiver([])
+    let bySize = OutboxScriptedReceiver([])
     _ = try await small.deliverPending(batch: OutboxBatchLimits(maxEntries: 10, maxBytes: 13)) {
       bySize.answer($0)
     }
@@ -42,7 +42,7 @@ import Testing
     let log = MemoryOutboxLog()
     let outbox = try open(log)
     try await fill(outbox, ["A", "B", "C", "D", "E"])
-    let first = ScriptedReceiver([.http(status: 503)])
+    let first = OutboxScriptedReceiver([.http(status: 503)])
     let halted = try await outbox.deliverPending(batch: OutboxBatchLimits(maxEntries: 2)) {
       first.answer($0)
     }
@@ -53,7 +53,7 @@ import Testing
     // After a restart, with other limits, the same entries go again under the same key.
     let reopened = try open(log)
     #expect(await reopened.pending.map(\.batchKey) == [batchKey, batchKey, nil, nil, nil])
-    let second = ScriptedReceiver([])
+    let second = OutboxScriptedReceiver([])
     let report = try await reopened.deliverPending(batch: OutboxBatchLimits(maxEntries: 3)) {
       second.answer($0)
     }
@@ -66,7 +66,7 @@ import Testing
     let events = EventRecorder()
     let outbox = try open(MemoryOutboxLog(), events: events)
     try await fill(outbox, ["A", "B", "C"])
-    let receiver = ScriptedReceiver([.http(status: 400), .http(status: 200)])
+    let receiver = OutboxScriptedReceiver([.http(status: 400), .http(status: 200)])
     let report = try await outbox.deliverPending(batch: OutboxBatchLimits(maxEntries: 2)) {
       receiver.answer($0)
     }
@@ -81,7 +81,7 @@ import Testing
     let log = MemoryOutboxLog()
     let outbox = try open(log)
     try await fill(outbox, ["A", "B", "C"])
-    let receiver = ScriptedReceiver([.timeout])
+    let receiver = OutboxScriptedReceiver([.timeout])
     _ = try await outbox.deliverPending(batch: OutboxBatchLimits(maxEntries: 2)) {
       receiver.answer($0)
     }
@@ -94,7 +94,7 @@ import Testing
   @Test func anOTLPPartialSuccessIsDeliveredAndItsRejectedCountReported() async throws {
     let outbox = try open(MemoryOutboxLog())
     try await fill(outbox, ["A", "B"])
-    let receiver = ScriptedReceiver([.partialSuccess(rejected: 4, message: "bad points")])
+    let receiver = OutboxScriptedReceiver([.partialSuccess(rejected: 4, message: "bad points")])
     let report = try await outbox.deliverPending(batch: OutboxBatchLimits(maxEntries: 2)) {
       receiver.answer($0)
     }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct OutboxBehaviourTests {
   func open(
     _ log: MemoryOutboxLog, _ fileSystem: any FileSystem = SimulatedFileSystem(),
-    options: OutboxOptions = testOptions(), events: EventRecorder = EventRecorder()
+    options: OutboxOptions = outboxTestOptions(), events: EventRecorder = EventRecorder()
   ) throws -> Outbox<String> {
     try Outbox(
       log: log, codec: .utf8, fileSystem: fileSystem, options: options, events: events.sink)
@@ -33,7 +33,7 @@ import Testing
     #expect(await outbox.pending.map(\.state) == [.queued, .queued, .queued, .queued])
     #expect(await outbox.entry("01A")?.attempts == 1)
     #expect(await outbox.entry("01A")?.item == "capture 01A")
-    let receiver = ScriptedReceiver([
+    let receiver = OutboxScriptedReceiver([
       .http(status: 200), .http(status: 422), .http(status: 503), .http(status: 200),
     ])
     let report = try await outbox.deliverPending { receiver.answer($0) }

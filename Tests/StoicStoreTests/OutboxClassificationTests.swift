@@ -119,7 +119,7 @@ import Testing
     #expect(policy.delay(beforeRetry: 3, random: 0) == .zero)
     #expect(policy.delay(beforeRetry: 3, random: .max) == .milliseconds(400))
     #expect(policy.delay(beforeRetry: 3, random: .max / 2) == .nanoseconds(200_000_000))
-    let random = SeededRandom()
+    let random = OutboxSeededRandom()
     for retry in 1...20 {
       let wait = policy.delay(beforeRetry: retry, random: random.next())
       #expect(wait >= .zero && wait <= policy.ceiling(beforeRetry: retry))
@@ -127,22 +127,22 @@ import Testing
   }
 
   @Test func drainRetriesWithBackoffOnTheControlledClock() async throws {
-    let clock = ManualClock()
+    let clock = OutboxManualClock()
     let policy = RetryPolicy(
       initialDelay: .seconds(1), maxDelay: .seconds(4), maxAttempts: 4, drainBudget: 10)
     let outbox = try Outbox<String>(
       log: MemoryOutboxLog(), codec: .utf8, fileSystem: SimulatedFileSystem(),
-      options: testOptions(clock: clock, random: SeededRandom(seed: 7), policy: policy),
+      options: outboxTestOptions(clock: clock, random: OutboxSeededRandom(seed: 7), policy: policy),
       events: .discard)
     try await outbox.enqueue("a", key: "A")
-    let receiver = ScriptedReceiver([
+    let receiver = OutboxScriptedReceiver([
       .http(status: 503), .timeout, .http(status: 429, retryAfter: "9"), .http(status: 200),
     ])
     let report = try await outbox.deliverPending { receiver.answer($0) }
     #expect(report.delivered == 1)
     #expect(report.attempts == 4)
     // Two jittered waits bounded by 1 s and 2 s, then the 9 s the receiver asked for.
-    let expected = SeededRandom(seed: 7)
+    let expected = OutboxSeededRandom(seed: 7)
     #expect(
       clock.sleeps == [
         policy.delay(beforeRetry: 1, random: expected.next()),
@@ -153,15 +153,15 @@ import Testing
   }
 
   @Test func budgetAndAttemptsEndTheDrain() async throws {
-    let clock = ManualClock()
+    let clock = OutboxManualClock()
     let policy = RetryPolicy(
       initialDelay: .seconds(1), maxDelay: .seconds(4), maxAttempts: 3, drainBudget: 2)
     let outbox = try Outbox<String>(
       log: MemoryOutboxLog(), codec: .utf8, fileSystem: SimulatedFileSystem(),
-      options: testOptions(clock: clock, policy: policy), events: .discard)
+      options: outboxTestOptions(clock: clock, policy: policy), events: .discard)
     try await outbox.enqueue("a", key: "A")
     try await outbox.enqueue("b", key: "B")
-    let receiver = ScriptedReceiver([], otherwise: .http(status: 503))
+    let receiver = OutboxScriptedReceiver([], otherwise: .http(status: 503))
     let report = try await outbox.deliverPending { receiver.answer($0) }
     #expect(report.attempts == 3)
     #expect(clock.sleeps.count == 2)
@@ -171,12 +171,12 @@ import Testing
   }
 
   @Test func aLongRetryAfterEndsTheDrainAndIsHonouredByTheNext() async throws {
-    let clock = ManualClock()
+    let clock = OutboxManualClock()
     let outbox = try Outbox<String>(
       log: MemoryOutboxLog(), codec: .utf8, fileSystem: SimulatedFileSystem(),
-      options: testOptions(clock: clock, policy: .standard), events: .discard)
+      options: outboxTestOptions(clock: clock, policy: .standard), events: .discard)
     try await outbox.enqueue("a", key: "A")
-    let receiver = ScriptedReceiver([.http(status: 503, retryAfter: "3600")])
+    let receiver = OutboxScriptedReceiver([.http(status: 503, retryAfter: "3600")])
     let first = try await outbox.deliverPending { receiver.answer($0) }
     #expect(first.haltedBecause == "HTTP 503")
     #expect(first.retryNotBefore == clock.now + 3_600_000)

@@ -37,7 +37,7 @@ enum OutboxCrashHarness {
   ) throws(StoreError) -> OutboxEngine<String> {
     var options = OutboxOptions()
     options.clock = OutboxClock(now: { 1_700_000_000_000 }, sleep: { _ in })
-    options.random = SeededRandom(seed: seed).outboxRandom
+    options.random = OutboxSeededRandom(seed: seed).outboxRandom
     options.retryPolicy = .noRetry
     options.compactAfterRecords = nil
     options.testHooks = hooks

@@ -11,7 +11,7 @@ import Testing
   @Test func theArticlesCheckRunAcrossACrash() async throws {
     let disk = SimulatedFileSystem()
     let outbox = try Outbox<String>(
-      directory: "/outbox", fileSystem: disk, codec: .utf8, options: testOptions())
+      directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions())
     for key in ["01A", "01B", "01C", "01D"] { try await outbox.enqueue("capture \(key)", key: key) }
     #expect(try await !outbox.enqueue("capture 01A", key: "01A"))
     let crashed = Mutex<SimulatedFileSystem?>(nil)
@@ -24,11 +24,11 @@ import Testing
 
     let events = EventRecorder()
     let recovered = try Outbox<String>(
-      directory: "/outbox", fileSystem: afterCrash, codec: .utf8, options: testOptions(),
+      directory: "/outbox", fileSystem: afterCrash, codec: .utf8, options: outboxTestOptions(),
       events: events.sink)
     #expect(await recovered.pending.map(\.key) == ["01A", "01B", "01C", "01D"])
     #expect(await recovered.pending.map(\.state) == [.queued, .queued, .queued, .queued])
-    let receiver = ScriptedReceiver([
+    let receiver = OutboxScriptedReceiver([
       .http(status: 200), .http(status: 422), .http(status: 503), .http(status: 200),
     ])
     let report = try await recovered.deliverPending { receiver.answer($0) }
@@ -46,7 +46,7 @@ import Testing
   @Test func aFailedAcknowledgementIsThrownAndTheEntryIsDeliveredAgainLater() async throws {
     let disk = SimulatedFileSystem()
     let outbox = try Outbox<String>(
-      directory: "/outbox", fileSystem: disk, codec: .utf8, options: testOptions())
+      directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions())
     try await outbox.enqueue("a", key: "A")
     let sends = Mutex(0)
     let error = await #expect(throws: StoreError.self) {
@@ -71,7 +71,7 @@ import Testing
   @Test func aFailedEnqueueIsThrownAndNothingIsAdded() async throws {
     let disk = SimulatedFileSystem()
     let outbox = try Outbox<String>(
-      directory: "/outbox", fileSystem: disk, codec: .utf8, options: testOptions())
+      directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions())
     disk.inject(.noSpaceOnWrite(nth: 1))
     await #expect(throws: StoreError.self) { try await outbox.enqueue("a", key: "A") }
     #expect(await outbox.pending.isEmpty)
@@ -83,7 +83,7 @@ import Testing
   @Test func keysMustBeNonEmptyAndBounded() async throws {
     let outbox = try Outbox<String>(
       directory: "/outbox", fileSystem: SimulatedFileSystem(), codec: .utf8,
-      options: testOptions())
+      options: outboxTestOptions())
     await #expect(throws: StoreError.self) { try await outbox.enqueue("a", key: "") }
     let long = String(repeating: "k", count: 1025)
     await #expect(throws: StoreError.self) { try await outbox.enqueue("a", key: long) }
@@ -92,7 +92,8 @@ import Testing
   @Test func automaticCompactionKeepsEverything() async throws {
     let disk = SimulatedFileSystem()
     let outbox = try Outbox<String>(
-      directory: "/outbox", fileSystem: disk, codec: .utf8, options: testOptions(compactAfter: 4))
+      directory: "/outbox", fileSystem: disk, codec: .utf8,
+      options: outboxTestOptions(compactAfter: 4))
     for index in 0..<10 { try await outbox.enqueue("item \(index)", key: "K\(index)") }
     _ = try await outbox.deliverPending { batch in
       batch.key == "K3" ? .http(status: 404) : batch.key == "K6" ? .timeout : .http(status: 200)
@@ -102,7 +103,7 @@ import Testing
     #expect(try journal.snapshot() != nil)
     try journal.close()
     let reopened = try Outbox<String>(
-      directory: "/outbox", fileSystem: disk, codec: .utf8, options: testOptions())
+      directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions())
     #expect(await reopened.parked.map(\.key) == ["K3"])
     #expect(await reopened.pending.map(\.key) == ["K6", "K7", "K8", "K9"])
     #expect(try await !reopened.enqueue("again", key: "K0"))

@@ -30,7 +30,7 @@ import Testing
   @Test func ownedFilesAreRemovedWhenTheEntryRetiresAfterItsUploadListIsEmpty() async throws {
     let disk = disk()
     let outbox = try Outbox<String>(
-      directory: "/outbox", fileSystem: disk, codec: .utf8, options: testOptions())
+      directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions())
     let report = try await uploadAllThenRetire(outbox)
     #expect(report.delivered == 1)
     #expect(Self.photos.allSatisfy { disk.contents($0) == nil })
@@ -39,7 +39,7 @@ import Testing
 
   @Test func theOneListBugLeavesThePhotosBehind() async throws {
     let disk = disk()
-    var options = testOptions()
+    var options = outboxTestOptions()
     options.testHooks.retireUsesUploadList = true
     let outbox = try Outbox<String>(
       directory: "/outbox", fileSystem: disk, codec: .utf8, options: options)
@@ -52,7 +52,7 @@ import Testing
   @Test func discardingAnEntryRemovesItsOwnedFiles() async throws {
     let disk = disk()
     let outbox = try Outbox<String>(
-      directory: "/outbox", fileSystem: disk, codec: .utf8, options: testOptions())
+      directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions())
     try await outbox.enqueue("x", key: "X", ownedFiles: Self.photos)
     _ = try await outbox.deliverPending { _ in .http(status: 413) }
     #expect(await outbox.parked.map(\.key) == ["X"])
@@ -63,11 +63,11 @@ import Testing
 
   @Test func aFailedRemovalIsReportedNeverBlocksTheAckAndIsRetriedLater() async throws {
     let base = disk()
-    let disk = RemoveFailingFileSystem(base)
+    let disk = OutboxRemoveFailingFileSystem(base)
     disk.failRemovals = true
     let events = EventRecorder()
     let outbox = try Outbox<String>(
-      directory: "/outbox", fileSystem: disk, codec: .utf8, options: testOptions(),
+      directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions(),
       events: events.sink)
     try await outbox.enqueue("x", key: "X", ownedFiles: Self.photos)
     let report = try await outbox.deliverPending { _ in .http(status: 200) }
@@ -80,7 +80,7 @@ import Testing
     try await outbox.close()
     disk.failRemovals = false
     _ = try Outbox<String>(
-      directory: "/outbox", fileSystem: disk, codec: .utf8, options: testOptions())
+      directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions())
     #expect(Self.photos.allSatisfy { base.contents($0) == nil })
   }
 }

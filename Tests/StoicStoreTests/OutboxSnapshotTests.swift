@@ -4,7 +4,7 @@ import Testing
 @testable import StoicStore
 
 /// Snapshot bytes built by hand, field by field, as an older build would have written them.
-struct HandMadeSnapshot {
+struct OutboxHandMadeSnapshot {
   var bytes: [UInt8] = []
 
   mutating func u8(_ value: UInt8) { bytes.append(value) }
@@ -17,7 +17,7 @@ struct HandMadeSnapshot {
 
   /// `count:u16 | (tag | length:u32 | value)*`.
   static func fields(_ fields: [(UInt8, [UInt8])]) -> [UInt8] {
-    var out = HandMadeSnapshot()
+    var out = OutboxHandMadeSnapshot()
     out.u16(fields.count)
     for (tag, value) in fields {
       out.u8(tag)
@@ -28,7 +28,7 @@ struct HandMadeSnapshot {
   }
 
   static func list(_ blobs: [[UInt8]]) -> [UInt8] {
-    var out = HandMadeSnapshot()
+    var out = OutboxHandMadeSnapshot()
     out.u32(blobs.count)
     for blob in blobs {
       out.u32(blob.count)
@@ -44,19 +44,19 @@ struct HandMadeSnapshot {
 
 @Suite struct OutboxSnapshotTests {
   static let createdAt: [UInt8] = [0x00, 0x68, 0xE5, 0xCF, 0x8B, 0x01, 0x00, 0x00]  // 1.7e12 ms
-  static let current = HandMadeSnapshot.fields([
+  static let current = OutboxHandMadeSnapshot.fields([
     (1, Array("NEW1".utf8)), (2, Array("new one".utf8)), (4, createdAt),
   ])
   /// An older build wrote no state and no creation time.
-  static let noStateNoDate = HandMadeSnapshot.fields([
+  static let noStateNoDate = OutboxHandMadeSnapshot.fields([
     (1, Array("OLD1".utf8)), (2, Array("old one".utf8)),
   ])
   /// In flight when written, without a creation time.
-  static let inFlightNoDate = HandMadeSnapshot.fields([
+  static let inFlightNoDate = OutboxHandMadeSnapshot.fields([
     (1, Array("FLY".utf8)), (2, Array("flying".utf8)), (3, [1]),
   ])
   /// No key: nothing can stand in for it.
-  static let noKey = HandMadeSnapshot.fields([(2, Array("orphan".utf8)), (4, createdAt)])
+  static let noKey = OutboxHandMadeSnapshot.fields([(2, Array("orphan".utf8)), (4, createdAt)])
 
   func plant(_ document: [UInt8], on disk: SimulatedFileSystem) throws {
     let journal = try Journal.open(directory: "/outbox", fileSystem: disk)
@@ -67,12 +67,12 @@ struct HandMadeSnapshot {
   @Test func anOlderSnapshotWithMissingFieldsLoadsWithDefaultsThatLoseNothing() async throws {
     let disk = SimulatedFileSystem()
     try plant(
-      HandMadeSnapshot.document(entries: [
+      OutboxHandMadeSnapshot.document(entries: [
         Self.current, Self.noStateNoDate, Self.noKey, Self.inFlightNoDate,
       ]), on: disk)
     let events = EventRecorder()
     let outbox = try Outbox<String>(
-      directory: "/outbox", fileSystem: disk, codec: .utf8, options: testOptions(),
+      directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions(),
       events: events.sink)
     // Defaulted entries are queued, dated at the epoch, and so drain first.
     #expect(await outbox.pending.map(\.key) == ["OLD1", "FLY", "NEW1"])
@@ -87,7 +87,7 @@ struct HandMadeSnapshot {
     #expect(events.named(EventCatalog.outboxUnreadable).first?["count"] == "1")
 
     // Delivering the rest and compacting keeps it, byte for byte.
-    let receiver = ScriptedReceiver([])
+    let receiver = OutboxScriptedReceiver([])
     _ = try await outbox.deliverPending { receiver.answer($0) }
     #expect(receiver.sent.map(\.key) == ["OLD1", "FLY", "NEW1"])
     try await outbox.compact()
@@ -101,14 +101,14 @@ struct HandMadeSnapshot {
 
   @Test func unknownSectionsAndFieldsOfANewerBuildAreKeptThroughCompaction() async throws {
     let disk = SimulatedFileSystem()
-    let withExtraField = HandMadeSnapshot.fields([
+    let withExtraField = OutboxHandMadeSnapshot.fields([
       (1, Array("K".utf8)), (2, Array("k".utf8)), (200, [9, 9]),
     ])
     try plant(
-      HandMadeSnapshot.document(entries: [withExtraField], extraSections: [(77, [1, 2, 3])]),
+      OutboxHandMadeSnapshot.document(entries: [withExtraField], extraSections: [(77, [1, 2, 3])]),
       on: disk)
     let outbox = try Outbox<String>(
-      directory: "/outbox", fileSystem: disk, codec: .utf8, options: testOptions())
+      directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions())
     #expect(await outbox.pending.map(\.key) == ["K"])
     try await outbox.compact()
     try await outbox.close()
@@ -126,7 +126,7 @@ struct HandMadeSnapshot {
     try plant(newer, on: disk)
     let error = #expect(throws: StoreError.self) {
       _ = try Outbox<String>(
-        directory: "/outbox", fileSystem: disk, codec: .utf8, options: testOptions())
+        directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions())
     }
     #expect(error?.code == .unsupported)
     let journal = try Journal.open(directory: "/outbox", fileSystem: disk)
@@ -136,7 +136,7 @@ struct HandMadeSnapshot {
   @Test func compactionKeepsPendingParkedAndUnreadableEntries() async throws {
     let disk = SimulatedFileSystem()
     let first = try Outbox<String>(
-      directory: "/outbox", fileSystem: disk, codec: pickyCodec, options: testOptions())
+      directory: "/outbox", fileSystem: disk, codec: outboxPickyCodec, options: outboxTestOptions())
     try await first.enqueue("a", key: "A")
     try await first.enqueue("c", key: "C")
     // Readable by the process that wrote it; not by the next one (the codec refuses "v2:").
@@ -147,14 +147,14 @@ struct HandMadeSnapshot {
     }
     try await first.close()
     let second = try Outbox<String>(
-      directory: "/outbox", fileSystem: disk, codec: pickyCodec, options: testOptions())
+      directory: "/outbox", fileSystem: disk, codec: outboxPickyCodec, options: outboxTestOptions())
     try await second.compact()
     try await second.close()
     let journal = try Journal.open(directory: "/outbox", fileSystem: disk)
     #expect(try journal.records().isEmpty)
     try journal.close()
     let third = try Outbox<String>(
-      directory: "/outbox", fileSystem: disk, codec: pickyCodec, options: testOptions())
+      directory: "/outbox", fileSystem: disk, codec: outboxPickyCodec, options: outboxTestOptions())
     #expect(await third.parked.map(\.key) == ["A"])
     #expect(await third.parked.first?.lastError == "HTTP 400")
     let pending = await third.pending.map(\.key)

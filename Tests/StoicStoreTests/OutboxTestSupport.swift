@@ -29,7 +29,7 @@ final class MemoryOutboxLog: OutboxLog, @unchecked Sendable {
 }
 
 /// A wall clock that only moves when told to, or when the outbox sleeps on it.
-final class ManualClock: Sendable {
+final class OutboxManualClock: Sendable {
   private let state: Mutex<(now: Int64, sleeps: [Duration])>
 
   init(now: Int64 = 1_700_000_000_000) {
@@ -59,7 +59,7 @@ final class ManualClock: Sendable {
 }
 
 /// SplitMix64 behind a lock: reproducible randomness.
-final class SeededRandom: Sendable {
+final class OutboxSeededRandom: Sendable {
   private let state: Mutex<UInt64>
 
   init(seed: UInt64 = 0x5701C) { state = Mutex(seed) }
@@ -77,18 +77,13 @@ final class SeededRandom: Sendable {
   var outboxRandom: OutboxRandom { OutboxRandom { self.next() } }
 }
 
-/// Collects events.
-final class EventRecorder: Sendable {
-  private let storage = Mutex<[StoreEvent]>([])
-
-  var sink: EventSink { EventSink { event in self.storage.withLock { $0.append(event) } } }
-  var events: [StoreEvent] { storage.withLock { $0 } }
-
-  func named(_ name: String) -> [StoreEvent] { events.filter { $0.name == name } }
+extension EventRecorder {
+  /// The events named `name`, in order.
+  func named(_ name: String) -> [StoreEvent] { all.filter { $0.name == name } }
 }
 
 /// Answers sends from a script, recording what was sent.
-final class ScriptedReceiver: Sendable {
+final class OutboxScriptedReceiver: Sendable {
   private let state: Mutex<(script: [DeliveryResponse], sent: [(key: String, entries: [String])])>
   private let fallback: DeliveryResponse
 
@@ -108,8 +103,8 @@ final class ScriptedReceiver: Sendable {
 }
 
 /// Options with a manual clock and seeded randomness.
-func testOptions(
-  clock: ManualClock = ManualClock(), random: SeededRandom = SeededRandom(),
+func outboxTestOptions(
+  clock: OutboxManualClock = OutboxManualClock(), random: OutboxSeededRandom = OutboxSeededRandom(),
   policy: RetryPolicy = .noRetry, compactAfter: Int? = nil
 ) -> OutboxOptions {
   var options = OutboxOptions()
@@ -121,7 +116,7 @@ func testOptions(
 }
 
 /// A simulated disk whose removals under `/media/` can be made to fail.
-final class RemoveFailingFileSystem: FileSystem, Sendable {
+final class OutboxRemoveFailingFileSystem: FileSystem, Sendable {
   let base: SimulatedFileSystem
   private let failing = Mutex(false)
 

@@ -4,7 +4,7 @@ import Testing
 @testable import StoicStore
 
 /// Items are strings; this build cannot read those starting with "v2:".
-let pickyCodec = OutboxCodec<String>(
+let outboxPickyCodec = OutboxCodec<String>(
   encode: { Array($0.utf8) },
   decode: { (bytes) throws(StoreError) -> String in
     let text = String(decoding: bytes, as: UTF8.self)
@@ -17,7 +17,8 @@ let pickyCodec = OutboxCodec<String>(
     -> Outbox<String>
   {
     try Outbox(
-      log: log, codec: pickyCodec, fileSystem: SimulatedFileSystem(), options: testOptions(),
+      log: log, codec: outboxPickyCodec, fileSystem: SimulatedFileSystem(),
+      options: outboxTestOptions(),
       events: events.sink)
   }
 
@@ -35,7 +36,7 @@ let pickyCodec = OutboxCodec<String>(
     #expect(await outbox.unreadable.map(\.key) == ["N"])
     #expect(events.named(EventCatalog.outboxUnreadable).first?["count"] == "1")
 
-    let receiver = ScriptedReceiver([])
+    let receiver = OutboxScriptedReceiver([])
     let report = try await outbox.deliverPending { receiver.answer($0) }
     #expect(report.delivered == 2)
     #expect(receiver.sent.map(\.key) == ["A", "B"])

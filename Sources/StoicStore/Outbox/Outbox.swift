@@ -138,7 +138,8 @@ public actor Outbox<Item: Sendable> {
   /// delivered → acknowledged durably; permanent failure → parked, continue; transient →
   /// retried within the policy, then back in line and the drain stops).
   ///
-  /// A second drain started while one runs returns at once with an empty report.
+  /// A second drain started while one runs returns at once, sending nothing (its report's
+  /// ``OutboxDrainReport/haltedBecause`` says so).
   ///
   /// - Parameters:
   ///   - batch: How many entries to hand the closure at once. With more than one, each batch's
@@ -152,7 +153,11 @@ public actor Outbox<Item: Sendable> {
     batch: OutboxBatchLimits = .single,
     _ deliver: @Sendable (OutboxBatch<Item>) async throws -> DeliveryResponse
   ) async throws(StoreError) -> OutboxDrainReport {
-    guard !draining else { return OutboxDrainReport() }
+    guard !draining else {
+      var report = OutboxDrainReport()
+      report.haltedBecause = "a drain is already running"
+      return report
+    }
     draining = true
     defer { draining = false }
     return try await OutboxDrain(engine: engine, limits: batch).run(deliver)

@@ -83,4 +83,14 @@ import Testing
       directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions())
     #expect(Self.photos.allSatisfy { base.contents($0) == nil })
   }
+
+  @Test func anOwnedFileAlreadyGoneIsNotAFailure() async throws {
+    let events = EventRecorder()
+    let outbox = try Outbox<String>(
+      directory: "/outbox", fileSystem: SimulatedFileSystem(), codec: .utf8,
+      options: outboxTestOptions(), events: events.sink)
+    try await outbox.enqueue("x", key: "X", ownedFiles: ["/gone/p.jpg", "/outbox-media/q.jpg"])
+    _ = try await outbox.deliverPending { _ in .http(status: 200) }
+    #expect(events.named(EventCatalog.outboxMaintenanceFailed).isEmpty)
+  }
 }

@@ -134,9 +134,20 @@ public actor Outbox<Item: Sendable> {
     try engine.close()
   }
 
-  /// Delivers the entries queued when the drain starts, in order (see ``OutboxDrain``'s rules:
-  /// delivered → acknowledged durably; permanent failure → parked, continue; transient →
-  /// retried within the policy, then back in line and the drain stops).
+  /// Delivers the entries queued when the drain starts, in order.
+  ///
+  /// - A batch persisted by an earlier drain is sent again as it was formed, under its key;
+  ///   otherwise, with `batch` above one entry, the next entries are formed into a batch whose
+  ///   key and members are persisted before its first send.
+  /// - Each send is recorded first (the entries are in flight; an interrupted send is found
+  ///   in flight at the next open and put back in line).
+  /// - Delivered (2xx, OTLP partial success): acknowledged durably the moment the closure
+  ///   returns; owned files removed; the drain goes on.
+  /// - Permanent failure: the entry (or the batch's entries) is parked with its reason; the
+  ///   drain goes on.
+  /// - Transient failure: retried with backoff and full jitter (or after the receiver's
+  ///   `Retry-After`) while the policy allows; then the entry goes back in line and the drain
+  ///   stops.
   ///
   /// A second drain started while one runs returns at once, sending nothing (its report's
   /// ``OutboxDrainReport/haltedBecause`` says so).

@@ -89,6 +89,8 @@ extension OutboxEngine {
           let directory = Path.directory(of: path)
           if !directories.contains(directory) { directories.append(directory) }
         }
+      } catch  where error.code == .notFound {
+        continue  // Already gone: nothing to remove.
       } catch {
         remaining.append(path)
         events.emit(

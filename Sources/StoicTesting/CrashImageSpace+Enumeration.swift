@@ -2,9 +2,10 @@ extension CrashImageSpace {
   /// Calls `body` with up to `limit` distinct images.
   ///
   /// When every combination (with every tear point of every write) fits in `limit`, all of
-  /// them; else when every combination with a few tear points per write (byte 1, the middle,
-  /// the last byte, and 512 and 4096 byte sector boundaries) fits, all of those; else the
-  /// durable-only image, the everything-kept image and a sample drawn from `seed`.
+  /// them. Otherwise every combination with a few tear points per write (byte 1, the middle,
+  /// the last byte, and 512 and 4096 byte sector boundaries) when those fit, else the
+  /// durable-only and the everything-kept image; then, up to `limit`, a sample drawn from
+  /// `seed` with tears at random bytes.
   func forEachImage(limit: Int, seed: UInt64, _ body: (CrashImage) -> Void) {
     let limit = max(1, limit)
     var seen = Set<Int>()
@@ -19,12 +20,18 @@ extension CrashImageSpace {
           files: files, directories: snapshot.directories,
           describer: LazyText { [self] in describe(choices) }))
     }
-    for everyTear in [true, false] where combinations(everyTear: everyTear) <= limit {
-      enumerate(slots.map { options($0, everyTear: everyTear) }, offer)
+    if combinations(everyTear: true) <= limit {
+      enumerate(slots.map { options($0, everyTear: true) }, offer)
       return
     }
-    offer(slots.map { _ in .lost })
-    offer(slots.map { _ in .kept })
+    if combinations(everyTear: false) <= limit {
+      // Every combination with the representative tear points; the rest of the budget then
+      // goes to random tear points below, so a larger budget explores more of them.
+      enumerate(slots.map { options($0, everyTear: false) }, offer)
+    } else {
+      offer(slots.map { _ in .lost })
+      offer(slots.map { _ in .kept })
+    }
     var generator = SplitMix64(seed: seed)
     var attempts = 0
     while emitted < limit && attempts < limit * 4 {

@@ -1,0 +1,191 @@
+extension Journal {
+  /// Drops every record at or below `sequence`: makes a checkpoint with that low-water mark
+  /// durable, then removes the sealed segments it wholly covers (sealing the active segment
+  /// first when it is covered too). Readers start after the mark from then on.
+  ///
+  /// The snapshot, if any, is kept as it is. Cost is proportional to the segments removed.
+  ///
+  /// - Throws: ``StoreError/Code/invalidArgument`` for a sequence above ``lastSequence``; the
+  ///   file system's errors (nothing acknowledged is lost by a failure here).
+  public func dropThrough(_ sequence: UInt64) throws(StoreError) {
+    try withExclusiveCore { (core) throws(StoreError) in
+      try core.checkUsable(directory)
+      guard sequence <= core.lastSequence else {
+        throw StoreError(
+          .invalidArgument,
+          "cannot drop through \(sequence): the last sequence is \(core.lastSequence)",
+          path: directory)
+      }
+      guard sequence > core.lowWater else { return }
+      var checkpoint = try readCheckpoint() ?? .lowWater(0)
+      checkpoint.lowWater = sequence
+      try commitCheckpoint(checkpoint, core: &core, records: nil)
+    }
+  }
+
+  /// Stores `bytes` as the caller's state through `sequence` (zstd-compressed) and drops every
+  /// record at or below it, as ``dropThrough(_:)`` does. Open and readers then give the snapshot
+  /// (``snapshot()``) and the records after it.
+  ///
+  /// - Throws: ``StoreError/Code/invalidArgument`` for a sequence above ``lastSequence`` or
+  ///   below the current ``lowWaterMark``; the file system's errors (a failure leaves the
+  ///   previous checkpoint in force).
+  public func writeSnapshot(covering sequence: UInt64, bytes: [UInt8]) throws(StoreError) {
+    let checkpoint = try JournalCheckpoint.snapshot(
+      sequence: sequence, bytes: bytes, level: options.compressionLevel)
+    try withExclusiveCore { (core) throws(StoreError) in
+      try core.checkUsable(directory)
+      guard sequence <= core.lastSequence, sequence >= core.lowWater else {
+        throw StoreError(
+          .invalidArgument,
+          "a snapshot must cover \(core.lowWater)...\(core.lastSequence), not \(sequence)",
+          path: directory)
+      }
+      try commitCheckpoint(checkpoint, core: &core, records: bytes.count)
+    }
+  }
+
+  /// The latest snapshot, or `nil` if none was written.
+  /// - Throws: ``StoreError/Code/corrupt`` if the checkpoint fails its checks.
+  public func snapshot() throws(StoreError) -> JournalSnapshot? {
+    guard let checkpoint = try readCheckpoint(), checkpoint.hasSnapshot else { return nil }
+    let path = Path.join(directory, JournalFileNames.checkpoint)
+    return JournalSnapshot(
+      sequence: checkpoint.snapshotSequence, bytes: try checkpoint.snapshotBytes(path: path))
+  }
+
+  func readCheckpoint() throws(StoreError) -> JournalCheckpoint? {
+    let path = Path.join(directory, JournalFileNames.checkpoint)
+    guard let bytes = try fileSystem.readWholeFile(path) else { return nil }
+    return try JournalCheckpoint.decode(bytes, path: path)
+  }
+
+  /// Checkpoint first, removal second (the order is what makes every crash point safe).
+  private func commitCheckpoint(
+    _ checkpoint: JournalCheckpoint, core: inout JournalCore, records: Int?
+  ) throws(StoreError) {
+    if let active = core.active, checkpoint.lowWater >= core.lastSequence,
+      core.lastSequence >= active.first, active.end > 0
+    {
+      // The active segment is wholly covered: seal it so it can be removed.
+      try roll(core: &core, compress: false)
+    }
+    let removable = coveredSealed(core: core, lowWater: checkpoint.lowWater)
+    if options.mutations.contains(.truncateBeforeSnapshot) {
+      try removeSegments(removable, core: &core)
+    }
+    let path = Path.join(directory, JournalFileNames.checkpoint)
+    let dropped = checkpoint.lowWater - min(core.lowWater, checkpoint.lowWater)
+    let encoded = checkpoint.encoded()
+    try JournalAtomicWrite.replace(path, with: encoded, fileSystem: fileSystem)
+    core.lowWater = checkpoint.lowWater
+    if !options.mutations.contains(.truncateBeforeSnapshot) {
+      try removeSegments(removable, core: &core)
+    }
+    if let records {
+      events.emit(
+        EventCatalog.journalCompacted, .info,
+        [
+          ("path", path), ("records", String(dropped)),
+          ("inputBytes", String(records)), ("outputBytes", String(checkpoint.stored.count)),
+        ])
+    }
+  }
+
+  /// Sealed segments whose every record is at or below `lowWater`.
+  func coveredSealed(core: JournalCore, lowWater: UInt64) -> [JournalCore.Sealed] {
+    var covered: [JournalCore.Sealed] = []
+    for (index, segment) in core.sealed.enumerated() {
+      let nextFirst =
+        index + 1 < core.sealed.count ? core.sealed[index + 1].first : (core.active?.first ?? 0)
+      guard nextFirst > 0, nextFirst - 1 <= lowWater else { break }
+      covered.append(segment)
+    }
+    return covered
+  }
+
+  private func removeSegments(_ segments: [JournalCore.Sealed], core: inout JournalCore)
+    throws(StoreError)
+  {
+    guard !segments.isEmpty else { return }
+    for segment in segments {
+      try fileSystem.remove(Path.join(directory, segment.name))
+      core.sealed.removeAll { $0 == segment }
+    }
+    try fileSystem.syncDirectory(directory)
+  }
+
+  /// Rewrites the sealed `.log` segment at `index` as a `.zst` of compressed blocks:
+  /// temporary, sync, rename, directory sync, then remove the `.log` (and sync the directory).
+  func compressSealed(index: Int, core: inout JournalCore) throws(StoreError) {
+    let segment = core.sealed[index]
+    guard segment.kind == .log else { return }
+    let logPath = Path.join(directory, segment.name)
+    let zstName = JournalFileNames.segment(first: segment.first, kind: .compressed)
+    let zstPath = Path.join(directory, zstName)
+    let temporary = zstPath + JournalFileNames.temporarySuffix
+    let previous = index > 0 ? (core.sealed[index - 1].first - 1) : 0
+    let source = try fileSystem.open(logPath, .readOnly)
+    defer { try? fileSystem.close(source) }
+    if try fileSystem.exists(temporary) { try fileSystem.remove(temporary) }
+    let output = try fileSystem.open(temporary, .createExclusive)
+    var outputOpen = true
+    defer { if outputOpen { try? fileSystem.close(output) } }
+    var scanner = JournalSegmentScanner(
+      reader: JournalWindowReader(
+        fileSystem: fileSystem, handle: source, fileSize: try fileSystem.size(source),
+        window: options.readWindow),
+      segmentFirst: segment.first, previousSequence: min(previous, segment.first - 1),
+      maxRecordSize: options.maxRecordSize)
+    var written = UInt64(0)
+    var header = JournalCompressedSegment.header(segmentFirst: segment.first)
+    try fileSystem.write(output, header, at: 0)
+    written += UInt64(header.count)
+    header = []
+    var raw: [UInt8] = []
+    var records = UInt64(0)
+    var lastSequence = UInt64(0)
+    var inputBytes = UInt64(0)
+    func flush() throws(StoreError) {
+      guard !raw.isEmpty else { return }
+      let block = try JournalCompressedSegment.dataBlock(raw, level: options.compressionLevel)
+      try fileSystem.write(output, block, at: written)
+      written += UInt64(block.count)
+      raw = []
+    }
+    scan: while let item = try scanner.next() {
+      switch item {
+      case .record(let sequence, let offset, let size):
+        if !raw.isEmpty, raw.count + size > options.readWindow { try flush() }
+        raw.append(contentsOf: try scanner.frame(at: offset, size: size))
+        records += 1
+        lastSequence = sequence
+        inputBytes += UInt64(size)
+      case .marker:
+        continue
+      case .damage(let offset):
+        throw StoreError(
+          .corrupt, "sealed journal segment is damaged at offset \(offset)", path: logPath,
+          cause: JournalDamage(path: logPath, offset: offset, length: 0))
+      }
+    }
+    try flush()
+    let trailer = JournalCompressedSegment.trailer(records: records, lastSequence: lastSequence)
+    try fileSystem.write(output, trailer, at: written)
+    written += UInt64(trailer.count)
+    try fileSystem.sync(output)
+    outputOpen = false
+    try fileSystem.close(output)
+    try fileSystem.rename(temporary, to: zstPath)
+    try fileSystem.syncDirectory(directory)
+    core.sealed[index] = JournalCore.Sealed(first: segment.first, kind: .compressed, name: zstName)
+    try fileSystem.remove(logPath)
+    try fileSystem.syncDirectory(directory)
+    events.emit(
+      EventCatalog.journalCompacted, .info,
+      [
+        ("path", zstPath), ("records", String(records)), ("inputBytes", String(inputBytes)),
+        ("outputBytes", String(written)),
+      ])
+  }
+}

@@ -1,0 +1,81 @@
+extension Journal {
+  /// Calls `body` with every record after the low-water mark whose sequence is at least
+  /// `sequence`, in order, reading through a bounded window (memory does not grow with the
+  /// journal's size: at most ``JournalOptions/readWindow`` or one frame, plus one record).
+  ///
+  /// Sees the records appended before the call; appends made meanwhile (even from `body`) are
+  /// not visited. Dropping or snapshotting concurrently may make the read fail with
+  /// ``StoreError/Code/notFound``.
+  ///
+  /// - Throws: ``StoreError/Code/corrupt`` if a segment fails its checks; what `body` throws;
+  ///   the file system's errors.
+  public func forEachRecord(
+    from sequence: UInt64 = 0,
+    _ body: (JournalRecord) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    let view = try state.withLock { (core) throws(StoreError) in
+      try core.checkUsable(directory)
+      return (core.sealed, core.active, core.lowWater)
+    }
+    let (sealed, active, lowWater) = view
+    let start = max(sequence, lowWater + 1)
+    var segments:
+      [(first: UInt64, kind: JournalFileNames.SegmentKind, name: String, end: UInt64?)] =
+        sealed.map { ($0.first, $0.kind, $0.name, nil) }
+    if let active { segments.append((active.first, .log, active.name, active.end)) }
+    var peak = 0
+    for (index, segment) in segments.enumerated() {
+      if index + 1 < segments.count, segments[index + 1].first <= start { continue }
+      let path = Path.join(directory, segment.name)
+      let handle = try fileSystem.open(path, .readOnly)
+      defer { try? fileSystem.close(handle) }
+      let size: UInt64
+      if let end = segment.end { size = end } else { size = try fileSystem.size(handle) }
+      let reader = JournalWindowReader(
+        fileSystem: fileSystem, handle: handle, fileSize: size, window: options.readWindow)
+      switch segment.kind {
+      case .compressed:
+        var records = JournalCompressedReader(
+          reader: reader, path: path, segmentFirst: segment.first,
+          previousSequence: segment.first - 1, maxRecordSize: options.maxRecordSize)
+        while let record = try records.next() {
+          peak = max(peak, records.peakBytes)
+          if record.sequence >= start { try body(record) }
+        }
+      case .log:
+        var scanner = JournalSegmentScanner(
+          reader: reader, segmentFirst: segment.first, previousSequence: segment.first - 1,
+          maxRecordSize: options.maxRecordSize)
+        while let item = try scanner.next() {
+          switch item {
+          case .record(let recordSequence, let offset, let size):
+            guard recordSequence >= start else { continue }
+            let payload = try scanner.payload(at: offset, size: size)
+            peak = max(peak, scanner.reader.peakBytes)
+            try body(JournalRecord(sequence: recordSequence, payload: payload))
+          case .marker:
+            continue
+          case .damage(let offset):
+            throw StoreError(
+              .corrupt, "journal segment is damaged at offset \(offset)", path: path,
+              cause: JournalDamage(path: path, offset: offset, length: size - offset))
+          }
+        }
+        peak = max(peak, scanner.reader.peakBytes)
+      }
+    }
+    state.withLock { $0.lastReadPeakBytes = peak }
+  }
+
+  /// Every record after the low-water mark from `sequence` on, collected in memory. For small
+  /// journals and tests; use ``forEachRecord(from:_:)`` to stay in bounded memory.
+  /// - Throws: As ``forEachRecord(from:_:)``.
+  public func records(from sequence: UInt64 = 0) throws(StoreError) -> [JournalRecord] {
+    var all: [JournalRecord] = []
+    try forEachRecord(from: sequence) { (record) throws(StoreError) in all.append(record) }
+    return all
+  }
+
+  /// The largest buffer the last ``forEachRecord(from:_:)`` held; for the bounded-memory test.
+  package var lastReadPeakBytes: Int { state.withLock { $0.lastReadPeakBytes } }
+}

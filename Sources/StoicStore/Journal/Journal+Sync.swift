@@ -1,0 +1,216 @@
+import Dispatch
+
+extension Journal {
+  private enum SyncStep {
+    case done
+    case fail(StoreError)
+    case wait(DispatchSemaphore)
+    case lead(wake: DispatchSemaphore?, delay: Duration)
+  }
+
+  /// Returns once every record up to `sequence` is durable: either a sync already covered it,
+  /// or this thread joins the sync in flight (and the next one), or it leads a sync for
+  /// everyone waiting (group commit).
+  func awaitDurable(_ sequence: UInt64) throws(StoreError) {
+    while true {
+      let step = state.withLock { core -> SyncStep in
+        if core.durableSequence >= sequence { return .done }
+        if let poison = core.poison { return .fail(poison) }
+        if core.closed {
+          return .fail(StoreError(.closed, "the journal is closed", path: directory))
+        }
+        if core.syncInFlight {
+          let semaphore = DispatchSemaphore(value: 0)
+          core.waiters.append(semaphore)
+          return .wait(semaphore)
+        }
+        core.syncInFlight = true
+        if case .groupCommit(let delay, let maxRecords) = options.syncPolicy,
+          delay > .zero, core.unsyncedRecords < maxRecords
+        {
+          let wake = DispatchSemaphore(value: 0)
+          core.leaderWake = wake
+          return .lead(wake: wake, delay: delay)
+        }
+        return .lead(wake: nil, delay: .zero)
+      }
+      switch step {
+      case .done: return
+      case .fail(let error): throw error
+      case .wait(let semaphore): semaphore.wait()
+      case .lead(let wake, let delay): try leadSync(wake: wake, delay: delay)
+      }
+    }
+  }
+
+  /// Syncs the active segment outside the lock for everyone waiting, then records what is
+  /// durable, appends a sync marker claiming it, and wakes the waiters.
+  private func leadSync(wake: DispatchSemaphore?, delay: Duration) throws(StoreError) {
+    if let wake {
+      let (seconds, attoseconds) = delay.components
+      let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+      _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
+    }
+    let target = state.withLock { core -> (FileHandle, UInt64, UInt64)? in
+      core.leaderWake = nil
+      guard let active = core.active else { return nil }
+      return (active.handle, active.end, core.lastSequence)
+    }
+    guard let (handle, end, sequence) = target else {
+      state.withLock { core in
+        core.syncInFlight = false
+        core.wakeAll()
+      }
+      throw StoreError(.closed, "the journal has no active segment", path: directory)
+    }
+    do {
+      try fileSystem.sync(handle)
+    } catch {
+      state.withLock { core in
+        core.poison = poisonError(after: error)
+        core.syncInFlight = false
+        core.wakeAll()
+      }
+      throw error
+    }
+    state.withLock { core in
+      core.durableSequence = max(core.durableSequence, sequence)
+      core.unsyncedRecords = Int(clamping: core.lastSequence - min(sequence, core.lastSequence))
+      if var active = core.active {
+        active.syncedEnd = max(active.syncedEnd, end)
+        core.active = active
+      }
+      writeMarker(core: &core, durableSequence: sequence, durableEnd: end)
+      core.syncInFlight = false
+      core.wakeAll()
+    }
+  }
+
+  func poisonError(after error: StoreError) -> StoreError {
+    StoreError(
+      .poisoned,
+      "a sync of the journal failed (\(error.code)); unsynced records may be lost, reopen it",
+      path: directory, syscall: error.syscall, errno: error.errno, cause: error)
+  }
+
+  /// Appends a sync marker claiming `[0, durableEnd)` of the active segment, if it claims more
+  /// than the last one. Best effort: a failed marker write is rolled back and costs only the
+  /// ability to tell later damage from a torn tail.
+  func writeMarker(core: inout JournalCore, durableSequence: UInt64, durableEnd: UInt64) {
+    guard durableSequence > core.markedSequence, let active = core.active,
+      durableSequence >= active.first
+    else { return }
+    let marker = JournalFrame.marker(
+      durableSequence: durableSequence, durableEnd: durableEnd, segmentFirst: active.first,
+      position: active.end)
+    do throws(StoreError) {
+      try writeFrames(marker, core: &core)
+      core.markedSequence = durableSequence
+    } catch {
+      // writeFrames rolled back (or poisoned the journal); nothing else to do.
+    }
+  }
+
+  /// Syncs the active segment under the lock (no sync may be in flight).
+  func syncActiveLocked(core: inout JournalCore) throws(StoreError) {
+    guard var active = core.active else { return }
+    do {
+      try fileSystem.sync(active.handle)
+    } catch {
+      core.poison = poisonError(after: error)
+      throw error
+    }
+    active.syncedEnd = active.end
+    core.active = active
+    core.durableSequence = max(core.durableSequence, core.lastSequence)
+    core.unsyncedRecords = 0
+  }
+
+  /// Makes the active segment complete: data durable and covered by a durable marker.
+  func sealActiveLocked(core: inout JournalCore) throws(StoreError) {
+    guard let active = core.active else { return }
+    if active.end > active.syncedEnd || core.durableSequence < core.lastSequence {
+      try syncActiveLocked(core: &core)
+    }
+    if core.markedSequence < core.lastSequence, core.lastSequence >= active.first {
+      let end = core.active?.end ?? active.end
+      writeMarker(core: &core, durableSequence: core.lastSequence, durableEnd: end)
+      try syncActiveLocked(core: &core)
+    }
+  }
+
+  /// Seals the active segment, starts the next one (durable name), and optionally compresses
+  /// the sealed one. Call only with no sync in flight.
+  func roll(core: inout JournalCore, compress: Bool) throws(StoreError) {
+    guard let active = core.active else { return }
+    try sealActiveLocked(core: &core)
+    let next = core.lastSequence + 1
+    let name = JournalFileNames.segment(first: next, kind: .log)
+    let path = Path.join(directory, name)
+    let handle = try fileSystem.open(path, .createOrOpen)
+    do throws(StoreError) {
+      try fileSystem.truncate(handle, to: 0)
+      if !options.mutations.contains(.noDirectorySyncOnCreate) {
+        try fileSystem.syncDirectory(directory)
+      }
+    } catch {
+      try? fileSystem.close(handle)
+      throw error
+    }
+    try? fileSystem.close(active.handle)
+    core.sealed.append(JournalCore.Sealed(first: active.first, kind: .log, name: active.name))
+    core.active = JournalCore.Active(
+      first: next, name: name, path: path, handle: handle, end: 0, syncedEnd: 0)
+    core.markedSequence = core.lastSequence
+    if compress {
+      // A failed compression leaves the sealed `.log` in place, which is as good.
+      try? compressSealed(index: core.sealed.count - 1, core: &core)
+    }
+  }
+
+  /// Schedules a background sync after `interval` unless one is scheduled.
+  func scheduleFlush(after interval: Duration) {
+    let schedule = state.withLock { core -> Bool in
+      guard !core.flushScheduled, !core.closed else { return false }
+      core.flushScheduled = true
+      return true
+    }
+    guard schedule else { return }
+    let (seconds, attoseconds) = interval.components
+    let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    DispatchQueue.global().asyncAfter(
+      deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))
+    ) { [weak self] in
+      guard let self else { return }
+      self.state.withLock { $0.flushScheduled = false }
+      try? self.sync()
+    }
+  }
+
+  /// Makes everything durable (and covered by a final sync marker) and closes the journal.
+  ///
+  /// Closing twice does nothing. After a poisoning the files are closed and the poisoning is
+  /// thrown, so a caller relying on close for durability learns that it did not happen.
+  /// - Throws: ``StoreError/Code/poisoned``, or the sync's error.
+  public func close() throws(StoreError) {
+    try withExclusiveCore { (core) throws(StoreError) in
+      guard !core.closed else { return }
+      var failure: StoreError? = core.poison
+      if failure == nil {
+        do throws(StoreError) {
+          try sealActiveLocked(core: &core)
+        } catch {
+          failure = error
+        }
+      }
+      core.closed = true
+      for handle in [core.active?.handle, core.lockHandle].compactMap({ $0 }) {
+        try? fileSystem.close(handle)
+      }
+      core.active = nil
+      core.lockHandle = nil
+      core.wakeAll()
+      if let failure { throw failure }
+    }
+  }
+}

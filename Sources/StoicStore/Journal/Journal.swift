@@ -1,0 +1,146 @@
+import Dispatch
+import Synchronization
+
+/// An append-only, CRC-framed log of records, crash-consistent at every point, with group
+/// commit, zstd-compressed sealed segments, snapshots, and recovery in bounded memory.
+///
+/// ## On-disk layout
+///
+/// A journal owns one directory:
+///
+/// - `journal.lock`: held with an advisory lock (``FileSystem/lock(_:)``) while the journal is
+///   open; a second opener gets ``StoreError/Code/locked``.
+/// - `journal-<first>.log`: a segment of frames, named by the first sequence it may hold
+///   (16 hex digits). The one with the highest `first` is the active segment; appends go there.
+///   Frames are records, `length:u32 | crc32c:u32 | sequence:u64 | payload` (little-endian,
+///   `length` counts sequence and payload, the CRC covers the length bytes and the body), and
+///   sync markers, the same header with the top bit of `length` set and the body
+///   `durableSequence:u64 | durableEnd:u64 | segmentFirst:u64 | position:u64`.
+/// - `journal-<first>.zst`: a sealed segment rewritten as zstd-compressed blocks, each with its
+///   own CRC over the stored bytes (a bad block is refused by its checksum, never handed to the
+///   decompressor), ending in a trailer with the record count and last sequence.
+/// - `journal.checkpoint`: the low-water mark (records at or below it are dropped) and the
+///   caller's zstd-compressed snapshot, replaced atomically (temporary file, sync, rename,
+///   directory sync).
+/// - `*.tmp` are temporaries, removed at open; `*.corrupt-<offset>` are quarantined bytes,
+///   never deleted by the journal.
+///
+/// ## Durability argument
+///
+/// - Every append writes its frames with one positional write before returning, so a record
+///   survives a crash of the process. A record is *durable* (survives power loss) once a sync
+///   of its segment returned after the write; ``SyncPolicy`` says when that happens, and with
+///   ``SyncPolicy/always`` and ``SyncPolicy/groupCommit(maxDelay:maxRecords:)`` an append
+///   returns only then. The leader of a group commit syncs for every appender waiting.
+/// - A segment's name is made durable (directory sync) right after it is created, before any
+///   record in it is acknowledged: the name is part of the data.
+/// - After each sync returns, the journal appends a sync marker claiming the synced prefix. A
+///   marker is written only after the data it claims was durable, so any valid marker is proof.
+/// - A segment is sealed only after its data and a final marker are durable; only then is the
+///   next segment created. Sealed segments are compressed by writing the `.zst` to a temporary,
+///   syncing it, renaming it into place, syncing the directory, and only then removing the
+///   `.log`.
+/// - Dropping data (``dropThrough(_:)``, ``writeSnapshot(covering:bytes:)``) first makes the
+///   checkpoint with the new low-water mark durable and only then removes whole sealed segments
+///   it covers; a crash between the two leaves covered segments that open removes. Cost is
+///   proportional to the segments removed and the snapshot, not to the backlog.
+/// - A failed write is rolled back by truncating to the last good end, so a later append never
+///   follows a partial frame. A failed sync poisons the journal (``StoreError/Code/poisoned``)
+///   until it is reopened: after `EIO` the kernel may have dropped the unsynced pages.
+///
+/// ## Recovery rules (at open)
+///
+/// 1. Remove stale temporaries; read the checkpoint (a damaged one is corruption).
+/// 2. Remove sealed segments wholly at or below the low-water mark (finishing an interrupted
+///    drop); where both `.zst` and `.log` of one segment exist, keep the `.zst` (it was
+///    renamed into place only after it was durable) and remove the `.log`.
+/// 3. Scan every segment in order through a bounded window (at most
+///    `max(readWindow, one frame)` bytes in memory). A frame is valid only if it fits in the
+///    file, is within `maxRecordSize`, its CRC checks, and its sequence is above its
+///    predecessor's (a hole of zeros is never valid).
+/// 4. At the first invalid frame of the active segment, look for a valid sync marker after it
+///    claiming a durable end beyond it. If there is one, or if the segment is sealed, the damage
+///    is inside data that had been durable: corruption. Open refuses with
+///    ``StoreError/Code/corrupt`` (cause ``JournalDamage``: file, offset, length) and the
+///    event ``EventCatalog/journalCorruptionDetected``, unless ``JournalOptions/salvage`` is
+///    set: then the damaged bytes are copied to `<segment>.corrupt-<offset>`, every valid later
+///    record is kept (the segment is rewritten atomically without the damage), and
+///    ``EventCatalog/journalSalvaged`` reports it. A valid *record* after the damage is never
+///    taken as proof on its own: a crash can keep a later pending write without an earlier one.
+/// 5. Otherwise the damage is a torn tail: it is cut (truncate, then sync) and
+///    ``EventCatalog/journalTruncated`` reports the dropped bytes.
+/// 6. If no segment exists, create one and sync the directory. The active segment is synced,
+///    so everything recovered is durable.
+public final class Journal: Sendable {
+  /// The journal's directory.
+  public let directory: String
+  /// What open found and repaired.
+  public let recovery: JournalRecovery
+  let fileSystem: any FileSystem
+  let options: JournalOptions
+  let events: EventSink
+  let state: Mutex<JournalCore>
+
+  init(
+    directory: String, fileSystem: any FileSystem, options: JournalOptions, events: EventSink,
+    core: JournalCore, recovery: JournalRecovery
+  ) {
+    self.directory = directory
+    self.fileSystem = fileSystem
+    self.options = options
+    self.events = events
+    self.state = Mutex(core)
+    self.recovery = recovery
+  }
+
+  /// Opens (creating if needed) the journal in `directory`, recovering it as the rules above
+  /// say.
+  ///
+  /// - Parameters:
+  ///   - directory: The journal's own directory; created if missing.
+  ///   - fileSystem: The door to the disk.
+  ///   - options: Sync policy, sizes, salvage.
+  ///   - events: Where truncation, compaction, corruption and salvage are reported.
+  /// - Returns: The open journal; ``recovery`` says what was repaired.
+  /// - Throws: ``StoreError/Code/locked`` if another handle or process holds the journal;
+  ///   ``StoreError/Code/corrupt`` for damage inside durable data (unless salvaging); the
+  ///   file system's errors otherwise.
+  public static func open(
+    directory: String,
+    fileSystem: any FileSystem,
+    options: JournalOptions = JournalOptions(),
+    events: EventSink = .discard
+  ) throws(StoreError) -> Journal {
+    var recovery = JournalRecovery()
+    let core = try JournalOpener(
+      directory: directory, fileSystem: fileSystem, options: options, events: events
+    ).open(report: &recovery)
+    return Journal(
+      directory: directory, fileSystem: fileSystem, options: options, events: events,
+      core: core, recovery: recovery)
+  }
+
+  deinit {
+    let handles = state.withLock { core -> [FileHandle] in
+      guard !core.closed else { return [] }
+      core.closed = true
+      return [core.active?.handle, core.lockHandle].compactMap { $0 }
+    }
+    for handle in handles { try? fileSystem.close(handle) }
+  }
+
+  /// The last sequence handed out (0 for a journal that never held a record). Survives
+  /// dropping and snapshots: new records always get higher sequences.
+  public var lastSequence: UInt64 { state.withLock { $0.lastSequence } }
+
+  /// Records up to this sequence are durable.
+  public var durableSequence: UInt64 { state.withLock { $0.durableSequence } }
+
+  /// Records at or below this sequence have been dropped (by a snapshot or
+  /// ``dropThrough(_:)``); reading starts after it.
+  public var lowWaterMark: UInt64 { state.withLock { $0.lowWater } }
+
+  /// Whether a failed sync or rollback poisoned the journal; every call then throws
+  /// ``StoreError/Code/poisoned`` until it is reopened.
+  public var isPoisoned: Bool { state.withLock { $0.poison != nil } }
+}

@@ -1,0 +1,62 @@
+import Dispatch
+
+/// The mutable state of an open ``Journal``, kept behind its mutex.
+struct JournalCore {
+  /// A sealed segment: complete, fully synced and covered by a durable marker (or compressed).
+  struct Sealed: Sendable, Hashable {
+    var first: UInt64
+    var kind: JournalFileNames.SegmentKind
+    var name: String
+  }
+
+  /// The segment appends go to.
+  struct Active {
+    var first: UInt64
+    var name: String
+    var path: String
+    var handle: FileHandle
+    /// Where the next frame goes.
+    var end: UInt64
+    /// Bytes `[0, syncedEnd)` are durable.
+    var syncedEnd: UInt64
+  }
+
+  var active: Active?
+  var sealed: [Sealed] = []
+  var lockHandle: FileHandle?
+  /// The last sequence handed out.
+  var lastSequence: UInt64 = 0
+  /// Records up to this sequence are durable.
+  var durableSequence: UInt64 = 0
+  /// The sequence the last written sync marker claims.
+  var markedSequence: UInt64 = 0
+  /// Records at or below this are dropped (the checkpoint's low-water mark).
+  var lowWater: UInt64 = 0
+  /// Records appended since the last sync.
+  var unsyncedRecords = 0
+  /// A sync is running outside the lock: the active handle must not be replaced or closed.
+  var syncInFlight = false
+  /// Threads waiting for a sync (or for the lock to be free of one) to finish.
+  var waiters: [DispatchSemaphore] = []
+  /// Signalled to cut a group-commit leader's wait short.
+  var leaderWake: DispatchSemaphore?
+  /// Set by a failed sync or rollback; every later call throws it until reopen.
+  var poison: StoreError?
+  var closed = false
+  /// A background flush (``SyncPolicy/interval(_:)``) is scheduled.
+  var flushScheduled = false
+  /// The largest buffer the last reader held.
+  var lastReadPeakBytes = 0
+
+  /// Throws if the journal cannot be used.
+  func checkUsable(_ directory: String) throws(StoreError) {
+    if closed { throw StoreError(.closed, "the journal is closed", path: directory) }
+    if let poison { throw poison }
+  }
+
+  /// Wakes every waiter.
+  mutating func wakeAll() {
+    for waiter in waiters { waiter.signal() }
+    waiters = []
+  }
+}

@@ -1,0 +1,141 @@
+/// The byte layout of the frames in a journal segment (see ``Journal`` for the whole format).
+///
+/// Record: `length:u32 | crc32c:u32 | sequence:u64 | payload`, little-endian; `length` counts
+/// the sequence and the payload, the CRC covers the four length bytes and the body.
+///
+/// Sync marker: the same header with the top bit of `length` set and a fixed body
+/// `durableSequence:u64 | durableEnd:u64 | segmentFirst:u64 | position:u64`. It is appended only
+/// after a sync covering `[0, durableEnd)` returned, names the segment and its own offset, so a
+/// valid marker is proof that everything before `durableEnd` in that file had been durable.
+enum JournalFrame {
+  /// Bytes before the payload: length, crc, sequence.
+  static let headerSize = 16
+  /// Set in `length` for a sync marker.
+  static let markerFlag: UInt32 = 0x8000_0000
+  /// The marker's body length (sequence + three u64 fields).
+  static let markerBodyLength: UInt32 = 32
+  /// A whole marker frame.
+  static let markerSize = 8 + Int(markerBodyLength)
+
+  /// The size of a record frame with `payloadCount` bytes.
+  static func recordSize(payloadCount: Int) -> Int { headerSize + payloadCount }
+
+  /// Appends a record frame to `buffer`.
+  static func appendRecord(sequence: UInt64, payload: [UInt8], to buffer: inout [UInt8]) {
+    let start = buffer.count
+    appendLE(UInt32(8 + payload.count), to: &buffer)
+    appendLE(UInt32(0), to: &buffer)
+    appendLE(sequence, to: &buffer)
+    buffer.append(contentsOf: payload)
+    let crc = buffer.withUnsafeBytes { all -> UInt32 in
+      let lengthBytes = UnsafeRawBufferPointer(rebasing: all[start..<start + 4])
+      let body = UnsafeRawBufferPointer(rebasing: all[(start + 8)...])
+      return CRC32C.checksum(body, continuing: CRC32C.checksum(lengthBytes))
+    }
+    storeLE(crc, into: &buffer, at: start + 4)
+  }
+
+  /// A marker frame written at `position` of the segment starting at `segmentFirst`.
+  static func marker(
+    durableSequence: UInt64, durableEnd: UInt64, segmentFirst: UInt64, position: UInt64
+  ) -> [UInt8] {
+    var buffer: [UInt8] = []
+    buffer.reserveCapacity(markerSize)
+    appendLE(markerFlag | markerBodyLength, to: &buffer)
+    appendLE(UInt32(0), to: &buffer)
+    appendLE(durableSequence, to: &buffer)
+    appendLE(durableEnd, to: &buffer)
+    appendLE(segmentFirst, to: &buffer)
+    appendLE(position, to: &buffer)
+    let crc = CRC32C.checksum(
+      buffer[8...].map { $0 }, continuing: CRC32C.checksum(buffer[0..<4].map { $0 }))
+    storeLE(crc, into: &buffer, at: 4)
+    return buffer
+  }
+
+  /// What is at an offset of a segment.
+  enum Decoded: Equatable {
+    /// A record frame of `size` bytes; the payload is `bytes[payloadStart..<payloadStart+payloadCount]`.
+    case record(sequence: UInt64, size: Int)
+    /// A sync marker claiming `[0, durableEnd)` durable.
+    case marker(durableSequence: UInt64, durableEnd: UInt64)
+    /// The frame is longer than the bytes given; `size` bytes are needed to decide.
+    case needsMore(size: Int)
+    /// Not a valid frame.
+    case invalid
+  }
+
+  /// Decodes the frame at the start of `bytes` (which lie at `position` in a segment).
+  ///
+  /// `bytes` may end early: the answer is then ``Decoded/needsMore(size:)`` if the header is
+  /// plausible. `available` says how many bytes the file really has from `position` on, so a
+  /// frame that cannot fit is invalid at once.
+  static func decode(
+    _ bytes: UnsafeRawBufferPointer, position: UInt64, available: UInt64,
+    segmentFirst: UInt64, maxRecordSize: Int
+  ) -> Decoded {
+    guard bytes.count >= 8, available >= 8 else { return .invalid }
+    let rawLength = loadLE32(bytes, 0)
+    let isMarker = rawLength & markerFlag != 0
+    let length = Int(rawLength & ~markerFlag)
+    if isMarker {
+      guard length == Int(markerBodyLength) else { return .invalid }
+    } else {
+      guard length >= 8, length - 8 <= maxRecordSize else { return .invalid }
+    }
+    let size = 8 + length
+    guard UInt64(size) <= available else { return .invalid }
+    guard bytes.count >= size else { return .needsMore(size: size) }
+    let stored = loadLE32(bytes, 4)
+    let crc = CRC32C.checksum(
+      UnsafeRawBufferPointer(rebasing: bytes[8..<size]),
+      continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<4])))
+    guard crc == stored else { return .invalid }
+    let sequence = loadLE64(bytes, 8)
+    if isMarker {
+      let durableEnd = loadLE64(bytes, 16)
+      guard loadLE64(bytes, 24) == segmentFirst, loadLE64(bytes, 32) == position,
+        durableEnd <= position
+      else { return .invalid }
+      return .marker(durableSequence: sequence, durableEnd: durableEnd)
+    }
+    guard sequence >= max(segmentFirst, 1) else { return .invalid }
+    return .record(sequence: sequence, size: size)
+  }
+
+  static func appendLE(_ value: UInt32, to buffer: inout [UInt8]) {
+    for shift in stride(from: 0, to: 32, by: 8) {
+      buffer.append(UInt8(truncatingIfNeeded: value >> shift))
+    }
+  }
+
+  static func appendLE(_ value: UInt64, to buffer: inout [UInt8]) {
+    for shift in stride(from: 0, to: 64, by: 8) {
+      buffer.append(UInt8(truncatingIfNeeded: value >> shift))
+    }
+  }
+
+  static func storeLE(_ value: UInt32, into buffer: inout [UInt8], at index: Int) {
+    for byte in 0..<4 { buffer[index + byte] = UInt8(truncatingIfNeeded: value >> (8 * byte)) }
+  }
+
+  static func loadLE32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
+    var value: UInt32 = 0
+    for byte in 0..<4 { value |= UInt32(bytes[offset + byte]) << (8 * byte) }
+    return value
+  }
+
+  static func loadLE64(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {
+    var value: UInt64 = 0
+    for byte in 0..<8 { value |= UInt64(bytes[offset + byte]) << (8 * byte) }
+    return value
+  }
+
+  static func loadLE32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+    bytes.withUnsafeBytes { loadLE32($0, offset) }
+  }
+
+  static func loadLE64(_ bytes: [UInt8], _ offset: Int) -> UInt64 {
+    bytes.withUnsafeBytes { loadLE64($0, offset) }
+  }
+}

@@ -1,0 +1,161 @@
+extension JournalOpener {
+  /// Scans a `.log` segment; damage inside durable data is refused, or salvaged and the
+  /// segment scanned again. A torn tail is left for the caller to cut.
+  func scanLogRepairing(
+    _ first: UInt64, name: String, previous: UInt64, isActive: Bool,
+    report: inout JournalRecovery, peak: inout Int
+  ) throws(StoreError) -> LogScan {
+    let scan = try scanLog(first, name: name, previous: previous, isActive: isActive, peak: &peak)
+    guard let damage = scan.damage, damage.durable else { return scan }
+    let path = Path.join(directory, name)
+    events.emit(
+      EventCatalog.journalCorruptionDetected, .error,
+      [("path", path), ("offset", String(damage.offset)), ("length", String(damage.length))])
+    guard options.salvage else {
+      throw StoreError(
+        .corrupt,
+        "journal segment is damaged inside durable data: \(damage.length) bytes at offset "
+          + "\(damage.offset); open with JournalOptions.salvage to keep the later records",
+        path: path, cause: JournalDamage(path: path, offset: damage.offset, length: damage.length))
+    }
+    try salvageLog(first, name: name, previous: previous, isActive: isActive, report: &report)
+    let rescan = try scanLog(
+      first, name: name, previous: previous, isActive: isActive, peak: &peak)
+    if let again = rescan.damage, again.durable {
+      throw StoreError(
+        .corrupt, "journal segment is still damaged after salvage at offset \(again.offset)",
+        path: path, cause: JournalDamage(path: path, offset: again.offset, length: again.length))
+    }
+    return rescan
+  }
+
+  /// Walks a `.log` segment to its end or its first invalid frame, and classifies the damage:
+  /// durable (a later valid marker claims it, or the segment is sealed) or a torn tail.
+  func scanLog(
+    _ first: UInt64, name: String, previous: UInt64, isActive: Bool, peak: inout Int
+  ) throws(StoreError) -> LogScan {
+    let handle = try fileSystem.open(Path.join(directory, name), .readOnly)
+    defer { try? fileSystem.close(handle) }
+    let size = try fileSystem.size(handle)
+    var scanner = JournalSegmentScanner(
+      reader: JournalWindowReader(
+        fileSystem: fileSystem, handle: handle, fileSize: size, window: options.readWindow),
+      segmentFirst: first, previousSequence: previous, maxRecordSize: options.maxRecordSize)
+    var result = LogScan(fileSize: size, lastSequence: previous)
+    walk: while let item = try scanner.next() {
+      switch item {
+      case .record(let sequence, let offset, let frameSize):
+        result.lastSequence = sequence
+        result.records += 1
+        result.validEnd = offset + UInt64(frameSize)
+      case .marker(let offset, _):
+        result.validEnd = offset + UInt64(JournalFrame.markerSize)
+      case .damage(let offset):
+        let claim = try scanner.durableClaim(after: offset)
+        let durable = !isActive || claim > offset
+        var length = size - offset
+        if durable, let next = try scanner.resynchronize(after: offset) {
+          length = next - offset
+        }
+        result.damage = (offset, length, durable)
+        break walk
+      }
+    }
+    peak = max(peak, scanner.reader.peakBytes)
+    return result
+  }
+
+  /// Rewrites a damaged segment without its damaged bytes: frames before the damage as they
+  /// are, every valid record after it (markers after it are dropped, their positions change),
+  /// and a final marker; the damaged bytes are copied to `<segment>.corrupt-<offset>` first.
+  /// The rewrite replaces the segment atomically (temporary, sync, rename, directory sync).
+  func salvageLog(
+    _ first: UInt64, name: String, previous: UInt64, isActive: Bool,
+    report: inout JournalRecovery
+  ) throws(StoreError) {
+    let path = Path.join(directory, name)
+    let temporary = path + ".salvage" + JournalFileNames.temporarySuffix
+    let source = try fileSystem.open(path, .readOnly)
+    defer { try? fileSystem.close(source) }
+    let size = try fileSystem.size(source)
+    if try fileSystem.exists(temporary) { try fileSystem.remove(temporary) }
+    let output = try fileSystem.open(temporary, .createExclusive)
+    var outputOpen = true
+    defer { if outputOpen { try? fileSystem.close(output) } }
+    var scanner = JournalSegmentScanner(
+      reader: JournalWindowReader(
+        fileSystem: fileSystem, handle: source, fileSize: size, window: options.readWindow),
+      segmentFirst: first, previousSequence: previous, maxRecordSize: options.maxRecordSize)
+    var outputEnd: UInt64 = 0
+    var shifted = false
+    var kept = 0
+    var lastSequence = previous
+    var quarantined: [String] = []
+    var damagedBytes: UInt64 = 0
+    walk: while let item = try scanner.next() {
+      switch item {
+      case .record(let sequence, let offset, let frameSize):
+        let frame = try scanner.frame(at: offset, size: frameSize)
+        try fileSystem.write(output, frame, at: outputEnd)
+        outputEnd += UInt64(frame.count)
+        lastSequence = sequence
+        if shifted { kept += 1 }
+      case .marker(let offset, _):
+        guard !shifted else { continue }
+        let frame = try scanner.frame(at: offset, size: JournalFrame.markerSize)
+        try fileSystem.write(output, frame, at: outputEnd)
+        outputEnd += UInt64(frame.count)
+      case .damage(let offset):
+        let claim = try scanner.durableClaim(after: offset)
+        if isActive && claim <= offset { break walk }  // a torn tail: dropped
+        let next = try scanner.resynchronize(after: offset)
+        let damagedEnd = next ?? size
+        let aside = Path.join(directory, JournalFileNames.quarantine(of: name, offset: offset))
+        try copyRange(source, from: offset, to: damagedEnd, into: aside)
+        quarantined.append(aside)
+        damagedBytes += damagedEnd - offset
+        shifted = true
+        guard let next else { break walk }
+        scanner.offset = next
+      }
+    }
+    let marker = JournalFrame.marker(
+      durableSequence: lastSequence, durableEnd: outputEnd, segmentFirst: first,
+      position: outputEnd)
+    try fileSystem.write(output, marker, at: outputEnd)
+    try fileSystem.sync(output)
+    outputOpen = false
+    try fileSystem.close(output)
+    try fileSystem.syncDirectory(directory)
+    try fileSystem.rename(temporary, to: path)
+    try fileSystem.syncDirectory(directory)
+    report.quarantinedFiles += quarantined
+    report.quarantinedBytes += damagedBytes
+    report.salvagedRecords += kept
+    events.emit(
+      EventCatalog.journalSalvaged, .error,
+      [
+        ("path", path), ("quarantinedAs", quarantined.joined(separator: ",")),
+        ("damagedBytes", String(damagedBytes)), ("keptRecords", String(kept)),
+      ])
+  }
+
+  /// Copies `[start, end)` of `source` to a new durable file at `destination`, one window at a
+  /// time.
+  private func copyRange(
+    _ source: FileHandle, from start: UInt64, to end: UInt64, into destination: String
+  ) throws(StoreError) {
+    let handle = try fileSystem.open(destination, .createOrOpen)
+    defer { try? fileSystem.close(handle) }
+    try fileSystem.truncate(handle, to: 0)
+    var position = start
+    while position < end {
+      let count = Int(min(UInt64(max(options.readWindow, 4096)), end - position))
+      let bytes = try fileSystem.read(source, count: count, at: position)
+      guard !bytes.isEmpty else { break }
+      try fileSystem.write(handle, bytes, at: position - start)
+      position += UInt64(bytes.count)
+    }
+    try fileSystem.sync(handle)
+  }
+}

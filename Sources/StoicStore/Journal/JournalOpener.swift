@@ -1,0 +1,274 @@
+/// Opens a journal directory: takes the lock and applies the recovery rules described on
+/// ``Journal``.
+struct JournalOpener {
+  let directory: String
+  let fileSystem: any FileSystem
+  let options: JournalOptions
+  let events: EventSink
+
+  /// What a scan of one `.log` segment found.
+  struct LogScan {
+    var validEnd: UInt64 = 0
+    var fileSize: UInt64 = 0
+    var lastSequence: UInt64
+    var records = 0
+    var damage: (offset: UInt64, length: UInt64, durable: Bool)?
+  }
+
+  func open(report: inout JournalRecovery) throws(StoreError) -> JournalCore {
+    try fileSystem.createDirectory(directory)
+    let lockPath = Path.join(directory, JournalFileNames.lock)
+    let lockHandle = try fileSystem.open(lockPath, .createOrOpen)
+    do throws(StoreError) {
+      try fileSystem.lock(lockHandle)
+    } catch {
+      try? fileSystem.close(lockHandle)
+      guard error.code == .locked else { throw error }
+      var locked = error
+      locked.message = "the journal in \(directory) is open in another handle or process"
+      locked.path = lockPath
+      throw locked
+    }
+    do throws(StoreError) {
+      var core = try recover(report: &report)
+      core.lockHandle = lockHandle
+      return core
+    } catch {
+      try? fileSystem.close(lockHandle)
+      throw error
+    }
+  }
+
+  private func recover(report: inout JournalRecovery) throws(StoreError) -> JournalCore {
+    var directoryChanged = false
+    let names = try fileSystem.list(directory)
+    for name in names where name.hasSuffix(JournalFileNames.temporarySuffix) {
+      try fileSystem.remove(Path.join(directory, name))
+      directoryChanged = true
+    }
+    let lowWater = try readLowWater(names: names, changed: &directoryChanged)
+    var segments = try pairSegments(names: names, report: &report, changed: &directoryChanged)
+    // Finish an interrupted drop: sealed segments wholly at or below the low-water mark.
+    while segments.count > 1, segments[1].first - 1 <= lowWater {
+      try fileSystem.remove(Path.join(directory, segments[0].name))
+      segments.removeFirst()
+      report.removedCoveredSegments += 1
+      directoryChanged = true
+    }
+    if directoryChanged { try fileSystem.syncDirectory(directory) }
+
+    var core = JournalCore()
+    core.lowWater = lowWater
+    var previous: UInt64 = 0
+    var windowPeak = 0
+    var activeSegment: (first: UInt64, name: String)?
+    for (index, segment) in segments.enumerated() {
+      let isLast = index == segments.count - 1
+      if segment.kind == .log && isLast {
+        activeSegment = (segment.first, segment.name)
+        continue
+      }
+      let start = max(previous, segment.first - 1)
+      if segment.kind == .compressed {
+        let outcome = try verifyCompressed(segment, previous: start, report: &report)
+        windowPeak = max(windowPeak, outcome.peak)
+        report.records += outcome.records
+        guard let last = outcome.lastSequence else { continue }  // quarantined by salvage
+        previous = last
+      } else {
+        let scan = try scanLogRepairing(
+          segment.first, name: segment.name, previous: start, isActive: false,
+          report: &report, peak: &windowPeak)
+        previous = scan.lastSequence
+        report.records += scan.records
+      }
+      core.sealed.append(segment)
+    }
+
+    let first: UInt64
+    let name: String
+    let handle: FileHandle
+    var end: UInt64 = 0
+    if let activeSegment {
+      first = activeSegment.first
+      name = activeSegment.name
+      let scan = try scanLogRepairing(
+        first, name: name, previous: max(previous, first - 1), isActive: true,
+        report: &report, peak: &windowPeak)
+      report.records += scan.records
+      previous = scan.lastSequence
+      end = scan.validEnd
+      handle = try fileSystem.open(Path.join(directory, name), .readWrite)
+      do throws(StoreError) {
+        if let damage = scan.damage {
+          end = try cutTornTail(handle, name: name, scan: scan, damage: damage, report: &report)
+        }
+        try fileSystem.sync(handle)
+      } catch {
+        try? fileSystem.close(handle)
+        throw error
+      }
+    } else {
+      first = max(previous, lowWater) + 1
+      name = JournalFileNames.segment(first: first, kind: .log)
+      handle = try fileSystem.open(Path.join(directory, name), .createOrOpen)
+      do throws(StoreError) {
+        try fileSystem.truncate(handle, to: 0)
+        try fileSystem.sync(handle)
+        if !options.mutations.contains(.noDirectorySyncOnCreate) {
+          try fileSystem.syncDirectory(directory)
+        }
+      } catch {
+        try? fileSystem.close(handle)
+        throw error
+      }
+    }
+    core.active = JournalCore.Active(
+      first: first, name: name, path: Path.join(directory, name), handle: handle, end: end,
+      syncedEnd: end)
+    core.lastSequence = max(previous, lowWater, first - 1)
+    core.durableSequence = core.lastSequence
+    core.markedSequence = first - 1
+    report.peakBufferBytes = windowPeak
+    return core
+  }
+
+  /// Cuts the torn tail at `damage.offset` (truncate, then sync), or with the
+  /// `noTailTruncation` mutation leaves it and continues after it. Returns the new end.
+  private func cutTornTail(
+    _ handle: FileHandle, name: String, scan: LogScan,
+    damage: (offset: UInt64, length: UInt64, durable: Bool), report: inout JournalRecovery
+  ) throws(StoreError) -> UInt64 {
+    if options.mutations.contains(.noTailTruncation) { return scan.fileSize }
+    try fileSystem.truncate(handle, to: damage.offset)
+    try fileSystem.sync(handle)
+    let dropped = scan.fileSize - damage.offset
+    report.truncatedBytes += dropped
+    events.emit(
+      EventCatalog.journalTruncated, .warning,
+      [
+        ("path", Path.join(directory, name)), ("validBytes", String(damage.offset)),
+        ("droppedBytes", String(dropped)),
+      ])
+    return damage.offset
+  }
+
+  private func readLowWater(names: [String], changed: inout Bool) throws(StoreError) -> UInt64 {
+    guard names.contains(JournalFileNames.checkpoint) else { return 0 }
+    let path = Path.join(directory, JournalFileNames.checkpoint)
+    guard let bytes = try fileSystem.readWholeFile(path) else { return 0 }
+    do throws(StoreError) {
+      return try JournalCheckpoint.decode(bytes, path: path).lowWater
+    } catch {
+      events.emit(
+        EventCatalog.journalCorruptionDetected, .error,
+        [("path", path), ("offset", "0"), ("length", String(bytes.count))])
+      guard options.salvage else {
+        var refused = error
+        refused.cause = JournalDamage(path: path, offset: 0, length: UInt64(bytes.count))
+        throw refused
+      }
+      let aside = Path.join(
+        directory, JournalFileNames.quarantine(of: JournalFileNames.checkpoint, offset: 0))
+      try fileSystem.rename(path, to: aside)
+      changed = true
+      events.emit(
+        EventCatalog.journalSalvaged, .error,
+        [
+          ("path", path), ("quarantinedAs", aside), ("damagedBytes", String(bytes.count)),
+          ("keptRecords", "0"),
+        ])
+      return 0
+    }
+  }
+
+  /// The segments in order; where a `.zst` and a `.log` of one segment both exist, the `.zst`
+  /// wins if it checks (its rename happened only after it was durable).
+  private func pairSegments(
+    names: [String], report: inout JournalRecovery, changed: inout Bool
+  ) throws(StoreError) -> [JournalCore.Sealed] {
+    var logs: [UInt64: String] = [:]
+    var compressed: [UInt64: String] = [:]
+    for name in names {
+      guard let parsed = JournalFileNames.parseSegment(name) else { continue }
+      if parsed.kind == .log { logs[parsed.first] = name } else { compressed[parsed.first] = name }
+    }
+    var segments: [JournalCore.Sealed] = []
+    for first in Set(logs.keys).union(compressed.keys).sorted() {
+      if let zst = compressed[first], let log = logs[first] {
+        let segment = JournalCore.Sealed(first: first, kind: .compressed, name: zst)
+        if (try? readAllCompressed(segment)) != nil {
+          try fileSystem.remove(Path.join(directory, log))
+          segments.append(segment)
+        } else {
+          let path = Path.join(directory, zst)
+          let aside = Path.join(directory, JournalFileNames.quarantine(of: zst, offset: 0))
+          try fileSystem.rename(path, to: aside)
+          events.emit(
+            EventCatalog.journalCorruptionDetected, .error,
+            [("path", path), ("offset", "0"), ("length", "0")])
+          report.quarantinedFiles.append(aside)
+          segments.append(JournalCore.Sealed(first: first, kind: .log, name: log))
+        }
+        changed = true
+      } else if let zst = compressed[first] {
+        segments.append(JournalCore.Sealed(first: first, kind: .compressed, name: zst))
+      } else if let log = logs[first] {
+        segments.append(JournalCore.Sealed(first: first, kind: .log, name: log))
+      }
+    }
+    return segments
+  }
+
+  private func readAllCompressed(_ segment: JournalCore.Sealed) throws(StoreError) -> (
+    lastSequence: UInt64, peak: Int, records: Int
+  ) {
+    let path = Path.join(directory, segment.name)
+    let handle = try fileSystem.open(path, .readOnly)
+    defer { try? fileSystem.close(handle) }
+    var reader = JournalCompressedReader(
+      reader: JournalWindowReader(
+        fileSystem: fileSystem, handle: handle, fileSize: try fileSystem.size(handle),
+        window: options.readWindow),
+      path: path, segmentFirst: segment.first, previousSequence: segment.first - 1,
+      maxRecordSize: options.maxRecordSize)
+    while try reader.next() != nil {}
+    return (reader.previousSequence, reader.peakBytes, Int(reader.records))
+  }
+
+  /// Checks a compressed segment; a damaged one is refused, or quarantined whole by salvage
+  /// (then `lastSequence` is `nil`).
+  private func verifyCompressed(
+    _ segment: JournalCore.Sealed, previous: UInt64, report: inout JournalRecovery
+  ) throws(StoreError) -> (lastSequence: UInt64?, peak: Int, records: Int) {
+    do throws(StoreError) {
+      guard segment.first > previous else {
+        let path = Path.join(directory, segment.name)
+        throw StoreError(
+          .corrupt, "compressed segment overlaps the sequences before it", path: path,
+          cause: JournalDamage(path: path, offset: 0, length: 0))
+      }
+      let outcome = try readAllCompressed(segment)
+      return (outcome.lastSequence, outcome.peak, outcome.records)
+    } catch {
+      let path = Path.join(directory, segment.name)
+      let size = ((try? fileSystem.fileSize(path)) ?? nil) ?? 0
+      events.emit(
+        EventCatalog.journalCorruptionDetected, .error,
+        [("path", path), ("offset", "0"), ("length", String(size))])
+      guard options.salvage, error.code == .corrupt else { throw error }
+      let aside = Path.join(directory, JournalFileNames.quarantine(of: segment.name, offset: 0))
+      try fileSystem.rename(path, to: aside)
+      try fileSystem.syncDirectory(directory)
+      report.quarantinedFiles.append(aside)
+      report.quarantinedBytes += size
+      events.emit(
+        EventCatalog.journalSalvaged, .error,
+        [
+          ("path", path), ("quarantinedAs", aside), ("damagedBytes", String(size)),
+          ("keptRecords", "0"),
+        ])
+      return (nil, 0, 0)
+    }
+  }
+}

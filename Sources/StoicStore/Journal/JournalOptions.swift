@@ -1,0 +1,55 @@
+/// How a ``Journal`` is opened and runs.
+public struct JournalOptions: Sendable {
+  /// When appends become durable. Default ``SyncPolicy/always``.
+  public var syncPolicy: SyncPolicy
+  /// The largest payload one record may carry, in bytes. Larger appends throw
+  /// ``StoreError/Code/invalidArgument``; a stored frame claiming more is invalid. Default 1 MiB.
+  public var maxRecordSize: Int
+  /// The size at which the active segment is sealed and a new one started. Default 8 MiB.
+  public var segmentSize: UInt64
+  /// How many bytes recovery and readers keep in memory at once (at least one whole frame
+  /// of ``maxRecordSize`` is always allowed). Default 64 KiB.
+  public var readWindow: Int
+  /// Whether sealed segments are rewritten as zstd-compressed blocks. Default `true`.
+  public var compressSealedSegments: Bool
+  /// The zstd level for sealed segments and snapshots. Default ``Zstd/defaultLevel``.
+  public var compressionLevel: Int32
+  /// Whether open salvages damaged durable data (quarantines the damaged bytes, keeps every
+  /// valid later record, reports ``EventCatalog/journalSalvaged``) instead of refusing with
+  /// ``StoreError/Code/corrupt``. Default `false`.
+  public var salvage: Bool
+  /// Deliberate defects for the crash suite's mutation tests; empty in real use.
+  package var mutations: Set<JournalMutation>
+
+  /// Creates options; every parameter has the default described on its property.
+  public init(
+    syncPolicy: SyncPolicy = .always,
+    maxRecordSize: Int = 1 << 20,
+    segmentSize: UInt64 = 8 << 20,
+    readWindow: Int = 64 << 10,
+    compressSealedSegments: Bool = true,
+    compressionLevel: Int32 = Zstd.defaultLevel,
+    salvage: Bool = false
+  ) {
+    self.syncPolicy = syncPolicy
+    self.maxRecordSize = maxRecordSize
+    self.segmentSize = segmentSize
+    self.readWindow = readWindow
+    self.compressSealedSegments = compressSealedSegments
+    self.compressionLevel = compressionLevel
+    self.salvage = salvage
+    self.mutations = []
+  }
+}
+
+/// The seed's three deliberate defects, switched on only by tests to show the crash suite
+/// catches them.
+package enum JournalMutation: Sendable, Hashable {
+  /// A created segment's name is never made durable (no directory sync after create).
+  case noDirectorySyncOnCreate
+  /// Open neither cuts a torn tail nor overwrites it: appends continue after the garbage.
+  case noTailTruncation
+  /// Dropping data removes the covered segments before the checkpoint that covers them is
+  /// durable.
+  case truncateBeforeSnapshot
+}

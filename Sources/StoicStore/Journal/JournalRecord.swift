@@ -1,0 +1,50 @@
+/// One record read back from a ``Journal``.
+public struct JournalRecord: Sendable, Hashable {
+  /// The sequence number the append returned; strictly increasing through the journal.
+  public var sequence: UInt64
+  /// The payload as appended.
+  public var payload: [UInt8]
+
+  /// Creates a record.
+  public init(sequence: UInt64, payload: [UInt8]) {
+    self.sequence = sequence
+    self.payload = payload
+  }
+}
+
+/// The state a caller stored with ``Journal/writeSnapshot(covering:bytes:)``.
+public struct JournalSnapshot: Sendable, Hashable {
+  /// The last sequence the snapshot covers: records up to it are dropped, later ones replay on
+  /// top of ``bytes``.
+  public var sequence: UInt64
+  /// The caller's bytes, as given (stored zstd-compressed).
+  public var bytes: [UInt8]
+
+  /// Creates a snapshot value.
+  public init(sequence: UInt64, bytes: [UInt8]) {
+    self.sequence = sequence
+    self.bytes = bytes
+  }
+}
+
+/// What ``Journal/open(directory:fileSystem:options:events:)`` found and repaired.
+public struct JournalRecovery: Sendable, Hashable {
+  /// Bytes of torn tail cut from the active segment.
+  public var truncatedBytes: UInt64 = 0
+  /// Damaged durable bytes copied aside by a salvage.
+  public var quarantinedBytes: UInt64 = 0
+  /// The quarantine files a salvage wrote (paths).
+  public var quarantinedFiles: [String] = []
+  /// Valid records kept after damaged bytes by a salvage.
+  public var salvagedRecords: Int = 0
+  /// Segments removed because a checkpoint already covered them (an interrupted drop).
+  public var removedCoveredSegments: Int = 0
+  /// Records found on disk above the low-water mark.
+  public var records: Int = 0
+  /// The most bytes the recovery scan held in memory at once; bounded by the read window (or
+  /// one frame of the largest record), whatever the journal's size.
+  public var peakBufferBytes: Int = 0
+
+  /// An empty report.
+  public init() {}
+}

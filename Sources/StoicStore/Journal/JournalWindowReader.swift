@@ -1,0 +1,45 @@
+/// Reads a file through one buffer of bounded size, so scanning a segment of any length keeps
+/// at most `max(window, largest frame)` bytes in memory.
+struct JournalWindowReader {
+  let fileSystem: any FileSystem
+  let handle: FileHandle
+  /// Bytes of the file the reader may see (a reader of the active segment stops at the end it
+  /// captured, even if appends continue).
+  let fileSize: UInt64
+  /// The preferred read size.
+  let window: Int
+  private(set) var buffer: [UInt8] = []
+  private(set) var bufferStart: UInt64 = 0
+  /// The largest buffer held so far.
+  private(set) var peakBytes = 0
+
+  init(fileSystem: any FileSystem, handle: FileHandle, fileSize: UInt64, window: Int) {
+    self.fileSystem = fileSystem
+    self.handle = handle
+    self.fileSize = fileSize
+    self.window = max(window, JournalFrame.headerSize * 4)
+  }
+
+  /// Makes `[offset, offset + count)` (clipped at the end of the file) available in ``buffer``
+  /// and returns the index in ``buffer`` where `offset` is.
+  mutating func load(at offset: UInt64, count: Int) throws(StoreError) -> Int {
+    guard offset <= fileSize else { return buffer.count }
+    let wanted = min(UInt64(count), fileSize - offset)
+    if offset >= bufferStart, offset + wanted <= bufferStart + UInt64(buffer.count) {
+      return Int(offset - bufferStart)
+    }
+    let readCount = Int(min(fileSize - offset, UInt64(max(window, count))))
+    buffer = []
+    buffer = try fileSystem.read(handle, count: readCount, at: offset)
+    bufferStart = offset
+    peakBytes = max(peakBytes, buffer.count)
+    return 0
+  }
+
+  /// A copy of `[offset, offset + count)`; `count` must not exceed the window or one frame.
+  mutating func bytes(at offset: UInt64, count: Int) throws(StoreError) -> [UInt8] {
+    let index = try load(at: offset, count: count)
+    let end = min(buffer.count, index + count)
+    return Array(buffer[index..<end])
+  }
+}

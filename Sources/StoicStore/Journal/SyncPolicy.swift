@@ -1,0 +1,23 @@
+/// When a ``Journal`` makes appended records durable (calls `sync` on its segment).
+///
+/// Whatever the policy, every append hands its bytes to the kernel (`pwrite`) before it
+/// returns, so a record survives a crash of the process. The policy decides what survives a
+/// crash of the machine (power loss, kernel panic): only records covered by a completed sync.
+/// A single append can ask for more with `durable: true`.
+public enum SyncPolicy: Sendable, Hashable {
+  /// Every append returns only once its record is durable. Concurrent appenders that arrive
+  /// while a sync is running share the next one.
+  case always
+  /// Group commit: every append returns only once its record is durable, and one appender (the
+  /// leader) syncs for everyone waiting. The leader waits up to `maxDelay` for more appenders
+  /// to join, or until `maxRecords` records are waiting, before it syncs.
+  case groupCommit(maxDelay: Duration, maxRecords: Int)
+  /// A sync after every `n` appended records (the `n`-th append waits for it); records in
+  /// between are in the kernel but not yet durable.
+  case everyRecords(Int)
+  /// A sync at most `interval` after an unsynced record was appended: appends never wait, a
+  /// background flush syncs what is pending when the interval has passed.
+  case interval(Duration)
+  /// Only ``Journal/sync()``, ``Journal/close()`` and appends with `durable: true` sync.
+  case never
+}

@@ -1,0 +1,249 @@
+import Dispatch
+import Testing
+
+@testable import StoicStore
+@testable import StoicTesting
+
+@Suite("Journal: appends, reads, segments, snapshots")
+struct JournalTests {
+  let directory = JournalTestSupport.directory
+
+  @Test("appends get increasing sequences and read back after reopen")
+  func appendAndReopen() throws {
+    let disk = SimulatedFileSystem()
+    let journal = try Journal.open(directory: directory, fileSystem: disk)
+    #expect(journal.lastSequence == 0)
+    for sequence in 1...5 as ClosedRange<UInt64> {
+      #expect(try journal.append(JournalTestSupport.payload(sequence)) == sequence)
+    }
+    #expect(try journal.append(batch: [[1], [2, 2]]) == 6..<8)
+    #expect(try journal.append(batch: []) == 8..<8)
+    try journal.close()
+    let reopened = try Journal.open(directory: directory, fileSystem: disk.crashedDurableOnly())
+    defer { try? reopened.close() }
+    let records = try reopened.records()
+    #expect(records.map(\.sequence) == Array(1...7))
+    #expect(records[0].payload == JournalTestSupport.payload(1))
+    #expect(records[6].payload == [2, 2])
+    #expect(reopened.lastSequence == 7)
+    #expect(try reopened.records(from: 6).map(\.sequence) == [6, 7])
+    #expect(reopened.recovery.truncatedBytes == 0)
+  }
+
+  @Test("an append larger than maxRecordSize is refused and nothing is written")
+  func tooLarge() throws {
+    let disk = SimulatedFileSystem()
+    var options = JournalOptions()
+    options.maxRecordSize = 8
+    let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+    defer { try? journal.close() }
+    #expect(throws: StoreError.self) { try journal.append(Array(repeating: 1, count: 9)) }
+    #expect(journal.lastSequence == 0)
+    #expect(try journal.append([1]) == 1)
+  }
+
+  @Test("a second open of the same journal fails with locked")
+  func locked() throws {
+    let disk = SimulatedFileSystem()
+    let journal = try Journal.open(directory: directory, fileSystem: disk)
+    do {
+      _ = try Journal.open(directory: directory, fileSystem: disk)
+      Issue.record("second open succeeded")
+    } catch {
+      #expect(error.code == .locked)
+    }
+    try journal.close()
+    let again = try Journal.open(directory: directory, fileSystem: disk)
+    try again.close()
+  }
+
+  @Test("a closed journal refuses appends with closed")
+  func closed() throws {
+    let journal = try Journal.open(directory: directory, fileSystem: SimulatedFileSystem())
+    try journal.close()
+    try journal.close()
+    #expect(throws: StoreError.self) { try journal.append([1]) }
+  }
+
+  @Test("sync policies: never leaves records pending until sync, always makes each durable")
+  func policies() throws {
+    let disk = SimulatedFileSystem()
+    let journal = try Journal.open(
+      directory: directory, fileSystem: disk, options: JournalOptions(syncPolicy: .never))
+    try journal.append([1])
+    try journal.append([2])
+    #expect(journal.durableSequence == 0)
+    #expect(try Journal.readable(disk.crashedDurableOnly()).isEmpty)
+    try journal.append([3], durable: true)
+    #expect(journal.durableSequence == 3)
+    #expect(try Journal.readable(disk.crashedDurableOnly()) == [1, 2, 3])
+    try journal.append([4])
+    try journal.sync()
+    #expect(journal.durableSequence == 4)
+    try journal.close()
+
+    let every = SimulatedFileSystem()
+    let batched = try Journal.open(
+      directory: directory, fileSystem: every, options: JournalOptions(syncPolicy: .everyRecords(3))
+    )
+    try batched.append([1])
+    try batched.append([2])
+    #expect(batched.durableSequence == 0)
+    try batched.append([3])
+    #expect(batched.durableSequence == 3)
+    try batched.close()
+  }
+
+  @Test("interval policy syncs in the background")
+  func intervalPolicy() throws {
+    let disk = SimulatedFileSystem()
+    let journal = try Journal.open(
+      directory: directory, fileSystem: disk,
+      options: JournalOptions(syncPolicy: .interval(.milliseconds(5))))
+    defer { try? journal.close() }
+    try journal.append([1])
+    var waited = 0
+    while journal.durableSequence < 1 && waited < 2000 {
+      usleepMilliseconds(5)
+      waited += 1
+    }
+    #expect(journal.durableSequence == 1)
+  }
+
+  @Test("group commit from many threads: every append returns durable, in one sequence order")
+  func groupCommitThreads() throws {
+    let disk = SimulatedFileSystem()
+    let journal = try Journal.open(
+      directory: directory, fileSystem: disk,
+      options: JournalOptions(syncPolicy: .groupCommit(maxDelay: .milliseconds(1), maxRecords: 8)))
+    let threads = 8
+    let perThread = 25
+    let failures = JournalEventLog()
+    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+      for index in 0..<perThread {
+        do {
+          let sequence = try journal.append([UInt8(thread), UInt8(index)])
+          if journal.durableSequence < sequence {
+            failures.sink.emit(
+              EventCatalog.journalTruncated, .error, [("not durable", "\(sequence)")])
+          }
+        } catch {
+          failures.sink.emit(EventCatalog.journalTruncated, .error, [("error", "\(error)")])
+        }
+      }
+    }
+    #expect(failures.events.isEmpty, "\(failures.events)")
+    #expect(journal.lastSequence == UInt64(threads * perThread))
+    try journal.close()
+    let records = try Journal.readable(disk.crashedDurableOnly())
+    #expect(records.count == threads * perThread)
+  }
+
+  @Test("segments roll, sealed ones are compressed, and everything reads back in order")
+  func segmentsRollAndCompress() throws {
+    let disk = SimulatedFileSystem()
+    let events = JournalEventLog()
+    var options = JournalOptions(segmentSize: 300, readWindow: 128)
+    options.maxRecordSize = 512
+    let journal = try Journal.open(
+      directory: directory, fileSystem: disk, options: options, events: events.sink)
+    for sequence in 1...60 as ClosedRange<UInt64> {
+      try journal.append(Array(repeating: UInt8(sequence), count: 40))
+    }
+    try journal.close()
+    let names = disk.allPaths().filter { $0.hasPrefix(directory + "/journal-") }
+    #expect(names.contains { $0.hasSuffix(".zst") })
+    #expect(names.filter { $0.hasSuffix(".log") }.count == 1)
+    #expect(!events.named(EventCatalog.journalCompacted).isEmpty)
+    let reopened = try Journal.open(
+      directory: directory, fileSystem: disk.crashedDurableOnly(), options: options)
+    defer { try? reopened.close() }
+    let records = try reopened.records()
+    #expect(records.map(\.sequence) == Array(1...60))
+    #expect(records.allSatisfy { $0.payload == Array(repeating: UInt8($0.sequence), count: 40) })
+  }
+
+  @Test("dropThrough removes covered segments; a snapshot covers state and survives reopen")
+  func dropAndSnapshot() throws {
+    let disk = SimulatedFileSystem()
+    var options = JournalOptions(segmentSize: 200, readWindow: 128)
+    options.maxRecordSize = 512
+    let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+    for sequence in 1...30 as ClosedRange<UInt64> {
+      try journal.append(JournalTestSupport.payload(sequence))
+    }
+    let segmentsBefore = disk.allPaths().filter { $0.contains("/journal-") }.count
+    try journal.dropThrough(20)
+    #expect(journal.lowWaterMark == 20)
+    #expect(disk.allPaths().filter { $0.contains("/journal-") }.count < segmentsBefore)
+    #expect(try journal.records().map(\.sequence) == Array(21...30))
+    #expect(try journal.snapshot() == nil)
+    let state = Array(repeating: UInt8(7), count: 5000)
+    try journal.writeSnapshot(covering: 25, bytes: state)
+    #expect(try journal.snapshot() == JournalSnapshot(sequence: 25, bytes: state))
+    #expect(throws: StoreError.self) { try journal.writeSnapshot(covering: 99, bytes: []) }
+    try journal.dropThrough(30)
+    try journal.append([9])
+    try journal.close()
+    let reopened = try Journal.open(
+      directory: directory, fileSystem: disk.crashedDurableOnly(), options: options)
+    defer { try? reopened.close() }
+    #expect(try reopened.snapshot() == JournalSnapshot(sequence: 25, bytes: state))
+    #expect(try reopened.records() == [JournalRecord(sequence: 31, payload: [9])])
+    #expect(reopened.lowWaterMark == 30)
+  }
+
+  @Test("recovery and readers hold at most one window (or one frame) of a large journal")
+  func boundedWindow() throws {
+    let disk = SimulatedFileSystem()
+    var options = JournalOptions(
+      syncPolicy: .never, segmentSize: 64 << 10, readWindow: 4096)
+    options.maxRecordSize = 2048
+    let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+    var random: UInt64 = 0x5EED
+    func noise(_ count: Int) -> [UInt8] {
+      (0..<count).map { _ in
+        random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return UInt8(truncatingIfNeeded: random >> 33)
+      }
+    }
+    for _ in 1...600 { try journal.append(noise(1000)) }
+    // The last segment is a plain .log bigger than the window.
+    for sequence in 601...660 as ClosedRange<UInt64> {
+      try journal.append(Array(repeating: UInt8(truncatingIfNeeded: sequence), count: 1000))
+    }
+    try journal.close()
+    let total = disk.allPaths().compactMap { disk.contents($0)?.count }.reduce(0, +)
+    let frame = JournalFrame.recordSize(payloadCount: options.maxRecordSize)
+    let bound = 2 * max(options.readWindow, frame)
+    #expect(total > 50 * bound)
+    let reopened = try Journal.open(directory: directory, fileSystem: disk, options: options)
+    defer { try? reopened.close() }
+    #expect(reopened.recovery.records == 660)
+    #expect(reopened.recovery.peakBufferBytes > 0)
+    #expect(reopened.recovery.peakBufferBytes <= bound)
+    var count = 0
+    try reopened.forEachRecord { (_) throws(StoreError) in count += 1 }
+    #expect(count == 660)
+    #expect(reopened.lastReadPeakBytes > 0)
+    #expect(reopened.lastReadPeakBytes <= bound)
+  }
+}
+
+extension Journal {
+  /// The sequences a fresh open of `disk` reads (closing it again).
+  static func readable(_ disk: SimulatedFileSystem, options: JournalOptions = JournalOptions())
+    throws -> [UInt64]
+  {
+    let journal = try Journal.open(
+      directory: JournalTestSupport.directory, fileSystem: disk, options: options)
+    defer { try? journal.close() }
+    return try journal.records().map(\.sequence)
+  }
+}
+
+/// Sleeps without Foundation.
+func usleepMilliseconds(_ milliseconds: Int) {
+  let semaphore = DispatchSemaphore(value: 0)
+  _ = semaphore.wait(timeout: .now() + .milliseconds(milliseconds))
+}

@@ -64,6 +64,15 @@ struct JournalProcessKillTests {
       polls += 1
     }
     let wasRunning = child.isRunning
+    // One writer: while the child holds the journal, this process cannot open it.
+    do {
+      let intruder = try Journal.open(
+        directory: scratch + "/journal", fileSystem: PosixFileSystem(), options: options())
+      try? intruder.close()
+      Issue.record("a second process opened a journal that the child held")
+    } catch {
+      #expect(!wasRunning || error.code == .locked, "\(error)")
+    }
     kill(child.processIdentifier, SIGKILL)
     child.waitUntilExit()
     #expect(wasRunning, "the child stopped before it was killed")

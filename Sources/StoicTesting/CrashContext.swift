@@ -14,7 +14,10 @@ public struct CrashContext: Sendable, CustomStringConvertible {
   public let attempted: [String]
   /// A replayable description of the image: for every pending operation, whether the crash
   /// lost it, kept it, tore it (and after how many bytes) or garbled it (and with which seed).
-  public let image: String
+  /// Built when read.
+  public var image: String { imageText.text }
+  /// Builds ``image``.
+  let imageText: LazyText
   /// True when this image comes from crashing recovery.
   public let duringRecovery: Bool
   /// For a crashed recovery: the crash happened after this many of recovery's operations.
@@ -37,7 +40,23 @@ public struct CrashContext: Sendable, CustomStringConvertible {
     self.totalPoints = totalPoints
     self.acknowledged = acknowledged
     self.attempted = attempted
-    self.image = image
+    self.imageText = LazyText(image)
+    self.duringRecovery = duringRecovery
+    self.recoveryCrashPoint = recoveryCrashPoint
+    self.recoveryTotalPoints = recoveryTotalPoints
+  }
+
+  /// Creates a context whose image description is built when read.
+  init(
+    crashPoint: Int, totalPoints: Int, acknowledged: [String], attempted: [String],
+    imageText: LazyText, duringRecovery: Bool = false, recoveryCrashPoint: Int? = nil,
+    recoveryTotalPoints: Int? = nil
+  ) {
+    self.crashPoint = crashPoint
+    self.totalPoints = totalPoints
+    self.acknowledged = acknowledged
+    self.attempted = attempted
+    self.imageText = imageText
     self.duringRecovery = duringRecovery
     self.recoveryCrashPoint = recoveryCrashPoint
     self.recoveryTotalPoints = recoveryTotalPoints

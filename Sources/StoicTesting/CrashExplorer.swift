@@ -17,7 +17,12 @@
 ///    checks again, with ``CrashContext/duringRecovery`` set.
 ///
 /// Anything `recover` or `check` throws is a ``CrashViolation`` naming the crash point(s) and
-/// the image. The same budget and seed give the same report.
+/// the image. The same budget and seed give the same report, and
+/// ``crashImages(setup:operation:at:)`` rebuilds the images of a crash point, so a violation
+/// can be replayed and debugged.
+///
+/// The explorer runs on the calling thread; `setup`, `operation`, `recover` and `check` are
+/// called one at a time.
 ///
 /// ## Example
 ///
@@ -29,6 +34,7 @@
 /// import StoicTesting
 /// import Testing
 ///
+/// /// Saves `text` at `path` so that a crash leaves the old text or the new, never a mix.
 /// func save(_ text: String, to path: String, on disk: some FileSystem) throws(StoreError) {
 ///   let temporary = path + ".tmp"
 ///   let handle = try disk.open(temporary, .createOrOpen)
@@ -47,11 +53,13 @@
 ///       try save("new", to: "settings.txt", on: disk)
 ///       recorder.acknowledge("new")
 ///     },
-///     recover: { disk in try disk.readWholeFile("settings.txt").map { String(decoding: $0, as: UTF8.self) } },
+///     recover: { disk in
+///       try disk.readWholeFile("settings.txt").map { String(decoding: $0, as: UTF8.self) }
+///     },
 ///     check: { value, context in
-///       let expected = context.acknowledged.isEmpty ? ["old", "new"] : ["new"]
+///       let allowed = context.acknowledged.isEmpty ? ["old", "new"] : ["new"]
 ///       try context.require(
-///         value.map(expected.contains) ?? false, "found \(String(describing: value))")
+///         value.map(allowed.contains) ?? false, "found \(String(describing: value))")
 ///     })
 ///   #expect(report.passed, "\(report)")
 /// }
@@ -84,31 +92,23 @@ public struct CrashExplorer: Sendable {
     recover: (SimulatedFileSystem) throws -> State,
     check: (State, CrashContext) throws -> Void
   ) -> CrashReport {
-    let disk = SimulatedFileSystem()
-    do {
-      try setup(disk)
-    } catch {
+    let run: CrashRun
+    switch CrashRun.record(setup: setup, operation: operation) {
+    case .success(let recorded):
+      run = recorded
+    case .failure(let failure):
       let context = CrashContext(
         crashPoint: 0, totalPoints: 0, acknowledged: [], attempted: [], image: "setup")
       return CrashReport(
         crashPoints: 0, imagesChecked: 0,
-        violations: [context.violation("setup threw: \(error)")])
+        violations: [context.violation("setup threw: \(failure.description)")])
     }
-    disk.settle()
-    disk.startRecording()
-    let recorder = CrashRecorder(disk: disk)
-    var operationError: String?
-    do {
-      try operation(disk, recorder)
-    } catch {
-      operationError = "\(error)"
-    }
-    let snapshots = disk.stopRecording()
-    let acknowledgements = recorder.acknowledgements
+    let snapshots = run.snapshots
+    let attempted = run.acknowledgements.map(\.value)
     var tally = CrashTally()
     let totalPoints = snapshots.count - 1
     for (point, snapshot) in snapshots.enumerated() {
-      let acknowledged = acknowledgements.filter { $0.crashPoint <= point }.map(\.value)
+      let acknowledged = run.acknowledgements.filter { $0.crashPoint <= point }.map(\.value)
       let space = CrashImageSpace(snapshot: snapshot, seed: budget.seed)
       var imageNumber = 0
       space.forEachImage(
@@ -117,7 +117,7 @@ public struct CrashExplorer: Sendable {
         imageNumber += 1
         let context = CrashContext(
           crashPoint: point, totalPoints: totalPoints, acknowledged: acknowledged,
-          attempted: acknowledgements.map(\.value), image: image.description)
+          attempted: attempted, imageText: image.describer)
         let recovery = tally.run(image, context, recover, check)
         if budget.recoveryCrashPoints, let recovery, recovery.count > 1 {
           exploreRecovery(
@@ -128,7 +128,7 @@ public struct CrashExplorer: Sendable {
     return CrashReport(
       crashPoints: snapshots.count, imagesChecked: tally.imagesChecked,
       violations: tally.violations, recoveryImagesChecked: tally.recoveryImagesChecked,
-      operationError: operationError)
+      operationError: run.operationError)
   }
 
   /// Crashes a recovery that performed operations at each of its points, and recovers and
@@ -149,8 +149,10 @@ public struct CrashExplorer: Sendable {
         let recoveryContext = CrashContext(
           crashPoint: context.crashPoint, totalPoints: context.totalPoints,
           acknowledged: context.acknowledged, attempted: context.attempted,
-          image: "\(context.image) | recovery crashed after \(point) of \(recoveryTotal) "
-            + "operations: \(image.description)",
+          imageText: LazyText { [base = context.imageText, describer = image.describer] in
+            "\(base.text) | recovery crashed after \(point) of \(recoveryTotal) operations: "
+              + describer.text
+          },
           duringRecovery: true, recoveryCrashPoint: point, recoveryTotalPoints: recoveryTotal)
         _ = tally.run(image, recoveryContext, recover, check)
       }

@@ -6,14 +6,23 @@ public struct CrashImage: Sendable, CustomStringConvertible {
   /// The directories (always durable), normalised.
   public let directories: Set<String>
   /// Which pending operations were lost, kept, torn (after how many bytes) or garbled (with
-  /// which seed), per directory and file.
-  public let description: String
+  /// which seed), per directory and file. Built when read.
+  public var description: String { describer.text }
+  /// Builds ``description``.
+  let describer: LazyText
 
   /// Creates an image (the crash model does; tests may plant one).
   public init(files: [String: [UInt8]], directories: Set<String>, description: String) {
     self.files = files
     self.directories = directories
-    self.description = description
+    self.describer = LazyText(description)
+  }
+
+  /// Creates an image whose description is built when read.
+  init(files: [String: [UInt8]], directories: Set<String>, describer: LazyText) {
+    self.files = files
+    self.directories = directories
+    self.describer = describer
   }
 
   /// A fresh disk holding the image: everything durable, no pending operations, handles,

@@ -2,9 +2,10 @@ extension CrashImageSpace {
   /// Calls `body` with up to `limit` distinct images.
   ///
   /// When every combination (with every tear point of every write) fits in `limit`, all of
-  /// them; else when every combination with a few tear points per write (byte 1, the middle,
-  /// the last byte, and 512 and 4096 byte sector boundaries) fits, all of those; else the
-  /// durable-only image, the everything-kept image and a sample drawn from `seed`.
+  /// them. Otherwise every combination with a few tear points per write (byte 1, the middle,
+  /// the last byte, and 512 and 4096 byte sector boundaries) when those fit, else the
+  /// durable-only and the everything-kept image; then, up to `limit`, a sample drawn from
+  /// `seed` with tears at random bytes.
   func forEachImage(limit: Int, seed: UInt64, _ body: (CrashImage) -> Void) {
     let limit = max(1, limit)
     var seen = Set<Int>()
@@ -15,20 +16,22 @@ extension CrashImageSpace {
       guard seen.insert(files.hashValue).inserted else { return }
       emitted += 1
       body(
-        CrashImage(files: files, directories: snapshot.directories, description: describe(choices)))
+        CrashImage(
+          files: files, directories: snapshot.directories,
+          describer: LazyText { [self] in describe(choices) }))
     }
-    let everyTear = slots.map { options($0, everyTear: true) }
-    if combinations(everyTear) <= limit {
-      enumerate(everyTear, offer)
+    if combinations(everyTear: true) <= limit {
+      enumerate(slots.map { options($0, everyTear: true) }, offer)
       return
     }
-    let someTears = slots.map { options($0, everyTear: false) }
-    if combinations(someTears) <= limit {
-      enumerate(someTears, offer)
-      return
+    if combinations(everyTear: false) <= limit {
+      // Every combination with the representative tear points; the rest of the budget then
+      // goes to random tear points below, so a larger budget explores more of them.
+      enumerate(slots.map { options($0, everyTear: false) }, offer)
+    } else {
+      offer(slots.map { _ in .lost })
+      offer(slots.map { _ in .kept })
     }
-    offer(slots.map { _ in .lost })
-    offer(slots.map { _ in .kept })
     var generator = SplitMix64(seed: seed)
     var attempts = 0
     while emitted < limit && attempts < limit * 4 {
@@ -56,11 +59,17 @@ extension CrashImageSpace {
     return points.filter { $0 > 0 && $0 < length }.sorted()
   }
 
-  /// The number of combinations, saturating at `Int.max`.
-  func combinations(_ options: [[Choice]]) -> Int {
+  /// The number of combinations, saturating at `Int.max`, without building them.
+  func combinations(everyTear: Bool) -> Int {
     var total = 1
-    for choices in options {
-      let (product, overflow) = total.multipliedReportingOverflow(by: choices.count)
+    for slot in slots {
+      var count = 2
+      if let length = slot.writeLength, length > 0 {
+        let tears =
+          everyTear ? length - 1 : CrashImageSpace.someTearPoints(length).count
+        count += tears + 1
+      }
+      let (product, overflow) = total.multipliedReportingOverflow(by: count)
       if overflow { return Int.max }
       total = product
     }
@@ -92,14 +101,14 @@ extension CrashImageSpace {
     var choices = [Choice](repeating: .lost, count: slots.count)
     for group in groups {
       if inOrder {
-        let cut = group.slots.lowerBound + Int.random(in: 0...group.slots.count, using: &generator)
+        let cut = group.slots.lowerBound + generator.below(group.slots.count + 1)
         for position in group.slots.lowerBound..<cut { choices[position] = .kept }
         if cut < group.slots.upperBound {
           choices[cut] = damaged(slots[cut], using: &generator) ?? .lost
         }
       } else {
         for position in group.slots {
-          switch Int.random(in: 0..<8, using: &generator) {
+          switch generator.below(8) {
           case 0..<4: choices[position] = .lost
           case 4..<6: choices[position] = .kept
           default: choices[position] = damaged(slots[position], using: &generator) ?? .kept
@@ -114,8 +123,8 @@ extension CrashImageSpace {
   /// anything that cannot tear.
   private func damaged(_ slot: Slot, using generator: inout SplitMix64) -> Choice? {
     guard let length = slot.writeLength, length > 0 else { return nil }
-    switch Int.random(in: 0..<4, using: &generator) {
-    case 0 where length > 1: return .torn(Int.random(in: 1..<length, using: &generator))
+    switch generator.below(4) {
+    case 0 where length > 1: return .torn(1 + generator.below(length - 1))
     case 1: return .garbage
     default: return nil
     }

@@ -4,12 +4,12 @@
 ///
 /// Operations of one file apply in order to its durable bytes; operations of one directory
 /// apply in order to its durable names. Only files some image can name are considered.
-struct CrashImageSpace {
+struct CrashImageSpace: Sendable {
   /// A pending operation a crash decides about.
-  struct Slot {
+  struct Slot: Sendable {
     /// The file inode and index of a file operation, or the directory and index of a
     /// directory operation.
-    enum Target {
+    enum Target: Sendable {
       case file(inode: Int, index: Int)
       case directory(path: String, index: Int)
     }
@@ -21,28 +21,37 @@ struct CrashImageSpace {
   }
 
   /// What a crash did to one pending operation.
-  enum Choice: Hashable {
+  enum Choice: Hashable, Sendable {
     case lost
     case kept
     case torn(Int)
     case garbage
   }
 
-  /// A run of slots belonging to one file or directory.
-  struct Group {
+  /// The pending operations of one file or directory, and their slots.
+  struct Group: Sendable {
+    /// A directory's pending operations or a file's.
+    enum Operations: Sendable {
+      case directory([PendingDirectoryOperation])
+      case file([PendingFileOperation])
+    }
     let label: String
+    let operations: Operations
     let slots: Range<Int>
   }
 
   let snapshot: DiskSnapshot
   let slots: [Slot]
   let groups: [Group]
+  /// The group of each file with pending operations, by inode.
+  let fileGroups: [Int: Int]
 
   /// The space of images of `snapshot`; `seed` determines garbage bytes.
   init(snapshot: DiskSnapshot, seed: UInt64) {
     self.snapshot = snapshot
     var slots: [Slot] = []
     var groups: [Group] = []
+    var fileGroups: [Int: Int] = [:]
     let labels = CrashImageSpace.inodeLabels(snapshot)
     for directory in snapshot.pendingDirectoryOperations.keys.sorted() {
       let operations = snapshot.pendingDirectoryOperations[directory] ?? []
@@ -52,7 +61,10 @@ struct CrashImageSpace {
         slots.append(
           Slot(target: .directory(path: directory, index: index), writeLength: nil, garbageSeed: 0))
       }
-      groups.append(Group(label: "directory \(directory)", slots: start..<slots.count))
+      groups.append(
+        Group(
+          label: "directory \(directory)", operations: .directory(operations),
+          slots: start..<slots.count))
     }
     for inode in snapshot.reachableInodes.sorted() {
       let pending = snapshot.inodes[inode]?.pending ?? []
@@ -67,10 +79,14 @@ struct CrashImageSpace {
             garbageSeed: SplitMix64.mix(seed, inode, index)))
       }
       let name = labels[inode].map { " (\($0))" } ?? ""
-      groups.append(Group(label: "inode \(inode)\(name)", slots: start..<slots.count))
+      fileGroups[inode] = groups.count
+      groups.append(
+        Group(
+          label: "inode \(inode)\(name)", operations: .file(pending), slots: start..<slots.count))
     }
     self.slots = slots
     self.groups = groups
+    self.fileGroups = fileGroups
   }
 
   /// A name for each inode, for descriptions: its durable name, or the last name a pending
@@ -104,18 +120,12 @@ struct CrashImageSpace {
   /// each named file's durable bytes with its kept, torn or garbled operations applied.
   func materialize(_ choices: [Choice]) -> [String: [UInt8]] {
     var names = snapshot.durableNames
-    var fileChoices: [Int: [(index: Int, choice: Choice, seed: UInt64)]] = [:]
-    for (position, slot) in slots.enumerated() {
-      let choice = choices[position]
-      switch slot.target {
-      case .directory(let path, let index):
-        if choice != .lost, let operation = snapshot.pendingDirectoryOperations[path]?[index] {
-          operation.apply(to: &names)
-        }
-      case .file(let inode, let index):
-        if choice != .lost {
-          fileChoices[inode, default: []].append((index, choice, slot.garbageSeed))
-        }
+    for group in groups {
+      guard case .directory(let operations) = group.operations else { continue }
+      var position = group.slots.lowerBound
+      for operation in operations {
+        if choices[position] != .lost { operation.apply(to: &names) }
+        position += 1
       }
     }
     var files: [String: [UInt8]] = [:]
@@ -125,8 +135,15 @@ struct CrashImageSpace {
         continue
       }
       var bytes = node.durable
-      for (index, choice, seed) in fileChoices[inode] ?? [] {
-        apply(node.pending[index], choice, garbageSeed: seed, to: &bytes)
+      if let index = fileGroups[inode], case .file(let operations) = groups[index].operations {
+        var position = groups[index].slots.lowerBound
+        for operation in operations {
+          let choice = choices[position]
+          if choice != .lost {
+            apply(operation, choice, garbageSeed: slots[position].garbageSeed, to: &bytes)
+          }
+          position += 1
+        }
       }
       files[path] = bytes
     }
@@ -142,19 +159,12 @@ struct CrashImageSpace {
     case (_, .lost):
       return
     case (.write(let offset, let data), .torn(let landed)):
-      PendingFileOperation.write(data[..<min(landed, data.count)], at: offset, into: &bytes)
+      PendingFileOperation.write(data, count: landed, at: offset, into: &bytes)
     case (.write(let offset, let data), .garbage):
       let garbage = SplitMix64.bytes(count: data.count, seed: garbageSeed)
-      PendingFileOperation.write(garbage[...], at: offset, into: &bytes)
+      PendingFileOperation.write(garbage, count: garbage.count, at: offset, into: &bytes)
     default:
       operation.apply(to: &bytes)
     }
-  }
-
-  /// The image the choices leave, with its description.
-  func image(_ choices: [Choice]) -> CrashImage {
-    CrashImage(
-      files: materialize(choices), directories: snapshot.directories,
-      description: describe(choices))
   }
 }

@@ -3,17 +3,28 @@ struct CrashTally {
   var imagesChecked = 0
   var recoveryImagesChecked = 0
   var violations: [CrashViolation] = []
+  /// Crashed-recovery images already checked, as hashes of crash point and disk: different
+  /// images of one crash point often crash recovery into the same disk, and checking it again
+  /// would tell nothing new.
+  var checkedRecoveryImages = Set<Int>()
 
   /// Recovers `image` and checks the result; returns the disk at each of recovery's crash
-  /// points when recovery succeeded (nil when it threw).
+  /// points when recovery succeeded (nil when it threw, or when the crashed-recovery image
+  /// was already checked at this crash point).
   mutating func run<State>(
     _ image: CrashImage,
     _ context: CrashContext,
     _ recover: (SimulatedFileSystem) throws -> State,
     _ check: (State, CrashContext) throws -> Void
   ) -> [DiskSnapshot]? {
+    if context.duringRecovery {
+      var hasher = Hasher()
+      hasher.combine(context.crashPoint)
+      hasher.combine(image.files)
+      guard checkedRecoveryImages.insert(hasher.finalize()).inserted else { return nil }
+      recoveryImagesChecked += 1
+    }
     imagesChecked += 1
-    if context.duringRecovery { recoveryImagesChecked += 1 }
     let disk = image.makeFileSystem()
     disk.startRecording()
     let state: State

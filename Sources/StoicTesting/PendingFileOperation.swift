@@ -10,24 +10,24 @@ enum PendingFileOperation: Sendable, Hashable {
   func apply(to contents: inout [UInt8]) {
     switch self {
     case .write(let offset, let bytes):
-      PendingFileOperation.write(bytes[...], at: offset, into: &contents)
+      PendingFileOperation.write(bytes, count: bytes.count, at: offset, into: &contents)
     case .truncate(let size):
       PendingFileOperation.resize(&contents, to: size)
     }
   }
 
-  /// Writes `bytes` at `offset`, zero-filling from the old end when the write starts past it.
-  static func write(_ bytes: ArraySlice<UInt8>, at offset: Int, into contents: inout [UInt8]) {
-    if offset > contents.count {
-      contents.append(contentsOf: repeatElement(0, count: offset - contents.count))
-    }
-    let overlap = min(bytes.count, contents.count - offset)
-    if overlap > 0 {
-      contents.replaceSubrange(
-        offset..<(offset + overlap), with: bytes[bytes.startIndex..<(bytes.startIndex + overlap)])
-    }
-    if overlap < bytes.count {
-      contents.append(contentsOf: bytes[(bytes.startIndex + overlap)...])
+  /// Writes the first `count` of `bytes` at `offset`, zero-filling from the old end when the
+  /// write starts past it.
+  static func write(_ bytes: [UInt8], count: Int, at offset: Int, into contents: inout [UInt8]) {
+    let count = min(max(count, 0), bytes.count)
+    let end = offset + count
+    if end > contents.count { resize(&contents, to: end) }
+    contents.withUnsafeMutableBytes { destination in
+      bytes.withUnsafeBytes { source in
+        guard count > 0, let target = destination.baseAddress, let origin = source.baseAddress
+        else { return }
+        (target + offset).copyMemory(from: origin, byteCount: count)
+      }
     }
   }
 
@@ -36,7 +36,20 @@ enum PendingFileOperation: Sendable, Hashable {
     if size < contents.count {
       contents.removeSubrange(size...)
     } else if size > contents.count {
-      contents.append(contentsOf: repeatElement(0, count: size - contents.count))
+      let old = contents
+      contents = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+        let raw = UnsafeMutableRawBufferPointer(buffer)
+        old.withUnsafeBytes { source in
+          if let target = raw.baseAddress, let origin = source.baseAddress {
+            target.copyMemory(from: origin, byteCount: source.count)
+          }
+        }
+        if let target = raw.baseAddress {
+          (target + old.count).initializeMemory(
+            as: UInt8.self, repeating: 0, count: size - old.count)
+        }
+        initialized = size
+      }
     }
   }
 

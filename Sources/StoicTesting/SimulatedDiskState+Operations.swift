@@ -78,6 +78,7 @@ extension SimulatedDiskState {
     guard bytes.count <= SimulatedDiskState.maximumFileSize - start else {
       throw StoreError.system("pwrite", .invalidArgument, path: handle.path)
     }
+    guard !bytes.isEmpty else { return }
     if let partialBytes = consumeWriteFault() {
       let landed = min(max(partialBytes, 0), bytes.count)
       if landed > 0 {
@@ -86,7 +87,6 @@ extension SimulatedDiskState {
       }
       throw StoreError.system("pwrite", .noSpace, path: handle.path)
     }
-    guard !bytes.isEmpty else { return }
     appendPending(.write(offset: start, bytes: bytes), to: file.inode)
     recordOperation()
   }

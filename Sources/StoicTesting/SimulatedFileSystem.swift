@@ -95,7 +95,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
         let inode = state.disk.durableNames[SimulatedPath.normalize(path)],
         var node = state.disk.inodes[inode]
       else { return }
-      PendingFileOperation.write(bytes[...], at: offset, into: &node.durable)
+      PendingFileOperation.write(bytes, count: bytes.count, at: offset, into: &node.durable)
       state.disk.inodes[inode] = node
       state.contents[inode] = state.rebuiltContents(of: inode)
     }

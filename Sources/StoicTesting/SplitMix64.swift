@@ -12,6 +12,11 @@ struct SplitMix64: RandomNumberGenerator {
     return SplitMix64.finalize(state)
   }
 
+  /// A number in `0..<bound` (`bound` > 0; the modulo bias is irrelevant here).
+  mutating func below(_ bound: Int) -> Int {
+    Int(truncatingIfNeeded: next() % UInt64(max(bound, 1)))
+  }
+
   /// SplitMix64's output function: a good 64-bit mixer.
   static func finalize(_ value: UInt64) -> UInt64 {
     var z = value

@@ -70,7 +70,9 @@ public enum Zstd {
         throw StoreError(
           .corrupt, "zstd frame declares \(declared) bytes, over the limit of \(maxOutputSize)")
       }
-      output.reserveCapacity(Int(declared))
+      // The header is untrusted until the frame decodes: reserve at most a bounded amount, so a
+      // forged size under a generous limit cannot make the allocation itself fail.
+      output.reserveCapacity(Int(min(declared, UInt64(maximumReservation))))
     }
     let chunk = min(max(Int(ZSTD_DStreamOutSize()), 1), max(maxOutputSize, 1))
     var scratch = [UInt8](repeating: 0, count: chunk)
@@ -89,22 +91,21 @@ public enum Zstd {
         throw StoreError(.corrupt, "zstd input decompresses to more than \(maxOutputSize) bytes")
       }
       output.append(contentsOf: scratch[0..<produced])
-      let inputDone = inBuffer.pos == inBuffer.size
-      if inputDone && produced < chunk {
-        // lastCode == 0 means the last frame is complete; anything else is a truncated frame.
-        guard lastCode == 0 else {
-          throw StoreError(.corrupt, "zstd input ends in the middle of a frame")
-        }
-        return output
-      }
-      if produced == 0 && inputDone {
-        guard lastCode == 0 else {
-          throw StoreError(.corrupt, "zstd input ends in the middle of a frame")
-        }
-        return output
+      guard inBuffer.pos == inBuffer.size else { continue }
+      // All input is consumed. lastCode == 0 means the last frame is complete and flushed (a
+      // further call would read the hint for a next frame's header, not a 0). Otherwise, a
+      // full output buffer may have more to flush; one with room left means the decoder is
+      // waiting for input that is not there: a truncated frame.
+      if lastCode == 0 { return output }
+      if produced < chunk {
+        throw StoreError(.corrupt, "zstd input ends in the middle of a frame")
       }
     }
   }
+
+  /// The most ``decompress(_:maxOutputSize:)`` reserves up front from a frame's declared size
+  /// (16 MiB); larger outputs grow as they are decoded.
+  static let maximumReservation = 1 << 24
 
   private static func errorName(_ code: Int) -> String {
     String(cString: ZSTD_getErrorName(code))

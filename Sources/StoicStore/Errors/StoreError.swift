@@ -96,8 +96,16 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
   public var retryDecision: RetryDecision { code.retryDecision }
 
   /// The code, message, path, call and errno, and the wrapped cause.
+  ///
+  /// The path, call and errno are added after the message unless it already names them (as
+  /// the one ``system(_:_:path:file:line:)`` writes does).
   public var description: String {
     var text = "StoreError.\(code): \(message)"
+    var details: [String] = []
+    if let path, !message.contains(path) { details.append("path: \(path)") }
+    if let syscall, !message.contains(syscall) { details.append("syscall: \(syscall)") }
+    if let errno, !message.contains(errno.description) { details.append("errno: \(errno)") }
+    if !details.isEmpty { text += " (" + details.joined(separator: ", ") + ")" }
     if let cause { text += " (cause: \(cause))" }
     text += " [\(location)]"
     return text

@@ -10,8 +10,5 @@ extension PosixFileSystem {
     func raiseFirst() -> Bool {
       raised.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
     }
-
-    /// Whether the flag was raised.
-    var isRaised: Bool { raised.load(ordering: .relaxed) }
   }
 }

@@ -1,0 +1,60 @@
+extension AtomicFile {
+  /// The envelope's magic, `"STAF"`.
+  static let magic: [UInt8] = Array("STAF".utf8)
+  /// The envelope's format version.
+  static let envelopeVersion: UInt8 = 1
+  /// magic (4) + version (1) + reserved (3) + length (8) + crc32c (4).
+  public static let envelopeHeaderSize = 20
+
+  /// Wraps a payload in the `STAF` envelope:
+  /// `"STAF" | version:u8 | 0,0,0 | length:u64 | crc32c:u32 | payload`, little-endian, where
+  /// the CRC32C covers the version, the reserved bytes, the length and the payload.
+  public static func envelope(_ payload: [UInt8]) -> [UInt8] {
+    var header: [UInt8] = [envelopeVersion, 0, 0, 0]
+    header.appendLittleEndian(UInt64(payload.count))
+    let crc = CRC32C.checksum(payload, continuing: CRC32C.checksum(header))
+    var bytes = magic
+    bytes.reserveCapacity(envelopeHeaderSize + payload.count)
+    bytes += header
+    bytes.appendLittleEndian(crc)
+    bytes += payload
+    return bytes
+  }
+
+  /// Opens a `STAF` envelope and returns its payload.
+  ///
+  /// - Throws: ``StoreError/Code/corrupt`` naming the first check that failed: an empty or
+  ///   short file, the wrong magic, an unknown version, a length that does not match the file
+  ///   (it must be exactly 20 + length bytes), or a checksum mismatch.
+  public static func openEnvelope(_ bytes: [UInt8]) throws(StoreError) -> [UInt8] {
+    guard !bytes.isEmpty else { throw StoreError(.corrupt, "empty file") }
+    guard bytes.count >= envelopeHeaderSize else {
+      throw StoreError(.corrupt, "\(bytes.count) bytes is shorter than the envelope header")
+    }
+    guard bytes[0..<4].elementsEqual(magic) else {
+      throw StoreError(.corrupt, "wrong magic (not a STAF envelope)")
+    }
+    guard bytes[4] == envelopeVersion else {
+      throw StoreError(.corrupt, "unknown envelope version \(bytes[4])")
+    }
+    guard let length = bytes.readLittleEndian(UInt64.self, at: 8),
+      let stored = bytes.readLittleEndian(UInt32.self, at: 16)
+    else { throw StoreError(.corrupt, "short envelope header") }
+    guard length == UInt64(bytes.count - envelopeHeaderSize) else {
+      throw StoreError(
+        .corrupt,
+        "envelope declares \(length) payload bytes but the file holds \(bytes.count - envelopeHeaderSize)"
+      )
+    }
+    let payload = Array(bytes[envelopeHeaderSize...])
+    let crc = bytes.withUnsafeBytes { raw in
+      CRC32C.checksum(
+        UnsafeRawBufferPointer(rebasing: raw[envelopeHeaderSize...]),
+        continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[4..<16])))
+    }
+    guard crc == stored else {
+      throw StoreError(.corrupt, "checksum mismatch (stored \(stored), computed \(crc))")
+    }
+    return payload
+  }
+}

@@ -1,0 +1,117 @@
+extension OutboxEngine {
+  /// Enqueues `item` under `key`, durably; does nothing for a key already held or recently
+  /// delivered.
+  ///
+  /// - Returns: Whether a new entry was written.
+  func enqueue(
+    _ item: Item, key: String, ownedFiles: [String], filesToUpload: [String]
+  ) throws(StoreError) -> Bool {
+    let keyLength = key.utf8.count
+    guard keyLength > 0, keyLength <= min(options.maxKeyLength, Int(UInt16.max)) else {
+      throw StoreError(
+        .invalidArgument,
+        "an outbox key must be 1 to \(options.maxKeyLength) bytes of UTF-8, not \(keyLength)")
+    }
+    guard !ledger.knows(key) else { return false }
+    let bytes = try codec.encode(item)
+    var entry = StoredEntry(key: key, item: bytes)
+    entry.createdAt = options.clock.now()
+    entry.ownedFiles = ownedFiles
+    entry.filesToUpload = filesToUpload
+    try write(.enqueue(entry))
+    storeDecoded(item, for: key)
+    compactIfDue()
+    return true
+  }
+
+  /// Acknowledges a delivered entry, or every entry of a persisted batch, by key.
+  ///
+  /// - Throws: ``StoreError/Code/notFound`` for a key the outbox does not hold.
+  func acknowledge(_ key: String) throws(StoreError) {
+    if ledger.index(of: key) != nil {
+      try writeAcknowledgement(.acknowledge(key: key))
+    } else if !ledger.members(ofBatch: key).isEmpty {
+      try writeAcknowledgement(.acknowledgeBatch(batchKey: key))
+    } else {
+      throw StoreError(.notFound, "the outbox holds no entry or batch with key \(key)")
+    }
+    afterRetirement()
+  }
+
+  /// Retires an entry without delivering it (its owned files are removed).
+  func discard(_ key: String) throws(StoreError) {
+    guard ledger.index(of: key) != nil else {
+      throw StoreError(.notFound, "the outbox holds no entry with key \(key)")
+    }
+    try write(.discard(key: key))
+    afterRetirement()
+  }
+
+  /// Puts a parked entry back in line, at the end.
+  func requeue(_ key: String) throws(StoreError) {
+    guard let entry = ledger.entry(key) else {
+      throw StoreError(.notFound, "the outbox holds no entry with key \(key)")
+    }
+    guard entry.state == .needsAttention else {
+      throw StoreError(.invalidArgument, "entry \(key) is \(entry.state), not parked")
+    }
+    try write(.requeue(key: key))
+  }
+
+  /// Records that `file`, one of the entry's files to upload, has been uploaded.
+  func markUploaded(_ file: String, of key: String) throws(StoreError) {
+    guard let entry = ledger.entry(key) else {
+      throw StoreError(.notFound, "the outbox holds no entry with key \(key)")
+    }
+    guard entry.filesToUpload.contains(file) else {
+      throw StoreError(.notFound, "entry \(key) has no file \(file) left to upload")
+    }
+    try write(.uploaded(key: key, file: file))
+  }
+
+  /// Drops decoded items of retired entries and removes their owned files.
+  func afterRetirement() {
+    forgetItems(except: Set(ledger.entries.map(\.key)))
+    removeOwnedFiles()
+  }
+
+  /// Removes the owned files of retired entries. A failure is reported
+  /// (`store.outbox_maintenance_failed`) and the file kept on the list to try again later; it
+  /// never fails the acknowledgement that retired the entry.
+  func removeOwnedFiles() {
+    guard !ledger.fileRemovals.isEmpty else { return }
+    var remaining: [String] = []
+    var directories: [String] = []
+    for path in ledger.fileRemovals {
+      do throws(StoreError) {
+        if try fileSystem.fileSize(path) != nil {
+          try fileSystem.remove(path)
+          let directory = Path.directory(of: path)
+          if !directories.contains(directory) { directories.append(directory) }
+        }
+      } catch  where error.code == .notFound {
+        continue  // Already gone: nothing to remove.
+      } catch {
+        remaining.append(path)
+        events.emit(
+          EventCatalog.outboxMaintenanceFailed, .warning,
+          [("operation", "remove owned file \(path)"), ("error", error.description)])
+      }
+    }
+    for directory in directories {
+      do throws(StoreError) {
+        try fileSystem.syncDirectory(directory)
+      } catch {
+        // The removals may not be durable: keep them on the list to do again.
+        let removed = ledger.fileRemovals.filter {
+          Path.directory(of: $0) == directory && !remaining.contains($0)
+        }
+        remaining.append(contentsOf: removed)
+        events.emit(
+          EventCatalog.outboxMaintenanceFailed, .warning,
+          [("operation", "sync directory \(directory)"), ("error", error.description)])
+      }
+    }
+    setFileRemovals(remaining)
+  }
+}

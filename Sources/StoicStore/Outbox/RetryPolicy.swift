@@ -1,0 +1,72 @@
+/// How a drain retries a transient failure: exponential backoff with full jitter, a cap, a
+/// number of attempts per entry and a budget of retries for the whole drain.
+///
+/// The wait before retry `n` (1-based) is uniform in `0 ... min(maxDelay, initialDelay · 2ⁿ⁻¹)`
+/// ("full jitter"), drawn from the outbox's ``OutboxRandom``. A `Retry-After` the receiver sent
+/// replaces the jittered wait; one longer than ``maxRetryAfter`` stops the drain instead, and
+/// the outbox does not send again before the time it asked for.
+///
+/// When an entry's attempts or the drain's budget run out, the entry goes back in line and the
+/// drain stops: the rest of the queue would fail the same way.
+public struct RetryPolicy: Sendable, Hashable {
+  /// The ceiling of the first retry's wait.
+  public var initialDelay: Duration
+  /// The cap on any jittered wait.
+  public var maxDelay: Duration
+  /// Attempts per entry (or batch) within one drain; 1 means no retry.
+  public var maxAttempts: Int
+  /// Retries allowed across one whole drain.
+  public var drainBudget: Int
+  /// The longest `Retry-After` a drain waits out; a longer one ends the drain.
+  public var maxRetryAfter: Duration
+
+  /// Creates a policy.
+  public init(
+    initialDelay: Duration = .milliseconds(500),
+    maxDelay: Duration = .seconds(30),
+    maxAttempts: Int = 5,
+    drainBudget: Int = 20,
+    maxRetryAfter: Duration = .seconds(60)
+  ) {
+    self.initialDelay = initialDelay
+    self.maxDelay = maxDelay
+    self.maxAttempts = max(maxAttempts, 1)
+    self.drainBudget = max(drainBudget, 0)
+    self.maxRetryAfter = maxRetryAfter
+  }
+
+  /// 500 ms doubling up to 30 s, 5 attempts per entry, 20 retries per drain, `Retry-After` up
+  /// to a minute.
+  public static let standard = RetryPolicy()
+
+  /// One attempt per entry: the first transient failure ends the drain.
+  public static let noRetry = RetryPolicy(maxAttempts: 1, drainBudget: 0)
+
+  /// The ceiling of the wait before retry `retry` (1-based): `min(maxDelay, initialDelay · 2ⁿ⁻¹)`.
+  public func ceiling(beforeRetry retry: Int) -> Duration {
+    let base = Self.nanoseconds(initialDelay)
+    let cap = Self.nanoseconds(maxDelay)
+    let shift = min(max(retry - 1, 0), 62)
+    let grown = base.multipliedReportingOverflow(by: UInt64(1) << UInt64(shift))
+    let ceiling = grown.overflow ? cap : min(grown.partialValue, cap)
+    return .nanoseconds(Int64(min(ceiling, UInt64(Int64.max))))
+  }
+
+  /// The jittered wait before retry `retry` (1-based): uniform in `0 ... ceiling`, using
+  /// `random` (a uniformly distributed 64-bit value).
+  public func delay(beforeRetry retry: Int, random: UInt64) -> Duration {
+    let ceiling = Self.nanoseconds(self.ceiling(beforeRetry: retry))
+    let span = ceiling.addingReportingOverflow(1)
+    let wait = span.overflow ? random : random.multipliedFullWidth(by: span.partialValue).high
+    return .nanoseconds(Int64(min(wait, UInt64(Int64.max))))
+  }
+
+  static func nanoseconds(_ duration: Duration) -> UInt64 {
+    let (seconds, attoseconds) = duration.components
+    guard seconds >= 0, attoseconds >= 0 else { return 0 }
+    let whole = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+    guard !whole.overflow else { return UInt64.max }
+    let total = whole.partialValue.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
+    return total.overflow ? UInt64.max : total.partialValue
+  }
+}

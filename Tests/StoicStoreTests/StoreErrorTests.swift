@@ -1,0 +1,108 @@
+import StoicStore
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+@Suite("StoreError: the errno table, the retry decisions and the descriptions")
+struct StoreErrorTests {
+  /// The seed's classification: every errno it names, with the code and the decision.
+  static let errnoTable: [(String, Int32, StoreError.Code, RetryDecision)] = [
+    ("ENOSPC", ENOSPC, .diskFull, .stop),
+    ("EROFS", EROFS, .readOnly, .stop),
+    ("EDQUOT", EDQUOT, .quotaExceeded, .stop),
+    ("EACCES", EACCES, .permissionDenied, .stop),
+    ("EPERM", EPERM, .permissionDenied, .stop),
+    ("ENOENT", ENOENT, .notFound, .stop),
+    ("ENOTDIR", ENOTDIR, .notFound, .stop),
+    ("EEXIST", EEXIST, .alreadyExists, .stop),
+    ("EINVAL", EINVAL, .invalidArgument, .stop),
+    ("EIO", EIO, .io, .stop),
+    ("ENOTSUP", ENOTSUP, .unsupported, .stop),
+    ("EISDIR", EISDIR, .other, .stop),
+    ("EBADF", EBADF, .other, .stop),
+    ("EXDEV", EXDEV, .other, .stop),
+    ("EINTR", EINTR, .interrupted, .retry),
+    ("EAGAIN", EAGAIN, .temporarilyUnavailable, .retry),
+    ("EWOULDBLOCK", EWOULDBLOCK, .temporarilyUnavailable, .retry),
+    ("EBUSY", EBUSY, .temporarilyUnavailable, .retry),
+    ("EMFILE", EMFILE, .temporarilyUnavailable, .retry),
+    ("ENFILE", ENFILE, .temporarilyUnavailable, .retry),
+    ("ENOMEM", ENOMEM, .temporarilyUnavailable, .retry),
+  ]
+
+  @Test("each errno maps to its code and retry decision, as the seed's table says")
+  func errnoTableMatchesSeed() {
+    for (name, value, code, decision) in Self.errnoTable {
+      let error = StoreError.system("pwrite", Errno(rawValue: value), path: "/data/file")
+      #expect(error.code == code, "\(name)")
+      #expect(error.retryDecision == decision, "\(name)")
+      #expect(StoreError.Code(errno: Errno(rawValue: value)) == code, "\(name)")
+    }
+  }
+
+  @Test("codes without an errno: corrupt and poisoned stop, locked retries")
+  func codeDecisions() {
+    let table: [(StoreError.Code, RetryDecision)] = [
+      (.corrupt, .stop), (.poisoned, .stop), (.closed, .stop), (.invalidArgument, .stop),
+      (.unsupported, .stop), (.other, .stop), (.diskFull, .stop), (.io, .stop),
+      (.locked, .retry), (.interrupted, .retry), (.temporarilyUnavailable, .retry),
+    ]
+    for (code, decision) in table {
+      #expect(code.retryDecision == decision, "\(code)")
+      #expect(StoreError(code, "something").retryDecision == decision, "\(code)")
+    }
+  }
+
+  @Test("a system call's error names the code, call, path and errno in its description")
+  func systemDescription() {
+    let error = StoreError.system("open", .noSpace, path: "/data/settings.json.tmp")
+    #expect(error.syscall == "open")
+    #expect(error.errno == .noSpace)
+    #expect(error.path == "/data/settings.json.tmp")
+    let text = error.description
+    for part in ["diskFull", "open", "/data/settings.json.tmp", "ENOSPC", "StoreErrorTests.swift"] {
+      #expect(text.contains(part), "\(part) missing from \(text)")
+    }
+    // The message already names them, so they are not repeated.
+    #expect(!text.contains("path:"))
+    #expect(!text.contains("syscall:"))
+  }
+
+  @Test("the description shows path, call and errno even when the message does not")
+  func descriptionAddsDetails() {
+    let error = StoreError(
+      .io, "reading the journal failed", path: "/data/log.journal", syscall: "pread",
+      errno: .ioError)
+    let text = error.description
+    for part in ["io", "reading the journal failed", "/data/log.journal", "pread", "EIO"] {
+      #expect(text.contains(part), "\(part) missing from \(text)")
+    }
+    let plain = StoreError(.corrupt, "bad envelope")
+    #expect(plain.description.hasPrefix("StoreError.corrupt: bad envelope"))
+    #expect(!plain.description.contains("path"))
+  }
+
+  @Test("a wrapped cause and the raising location appear in the description")
+  func causeAndLocation() {
+    struct Underlying: Error, CustomStringConvertible {
+      var description: String { "the codec refused it" }
+    }
+    let error = StoreError(.corrupt, "entry unreadable", cause: Underlying())
+    #expect(error.description.contains("the codec refused it"))
+    #expect(error.location.file.hasSuffix("StoreErrorTests.swift"))
+    #expect(error.description.contains("StoreErrorTests.swift:\(error.location.line)"))
+  }
+
+  @Test("Errno describes itself by name and strerror, and any value is representable")
+  func errnoDescription() {
+    #expect(Errno.noSpace.description.hasPrefix("ENOSPC ("))
+    #expect(Errno.ioError.description.hasPrefix("EIO ("))
+    #expect(Errno(rawValue: EWOULDBLOCK) == .resourceTemporarilyUnavailable)
+    #expect(Errno(rawValue: EXDEV).description.hasPrefix("errno \(EXDEV) ("))
+    #expect(Errno(rawValue: 9_999).description.hasPrefix("errno 9999 ("))
+  }
+}

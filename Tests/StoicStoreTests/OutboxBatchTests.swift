@@ -92,7 +92,8 @@ import Testing
   }
 
   @Test func anOTLPPartialSuccessIsDeliveredAndItsRejectedCountReported() async throws {
-    let outbox = try open(MemoryOutboxLog())
+    let events = EventRecorder()
+    let outbox = try open(MemoryOutboxLog(), events: events)
     try await fill(outbox, ["A", "B"])
     let receiver = OutboxScriptedReceiver([.partialSuccess(rejected: 4, message: "bad points")])
     let report = try await outbox.deliverPending(batch: OutboxBatchLimits(maxEntries: 2)) {
@@ -101,6 +102,8 @@ import Testing
     #expect(report.delivered == 2)
     #expect(report.rejectedByReceiver == 4)
     #expect(report.attempts == 1)
+    let delivered = events.all.filter { $0.name == EventCatalog.outboxDelivered }
+    #expect(delivered.map { $0["rejected"] } == ["4"])
     #expect(await outbox.pending.isEmpty)
   }
 }

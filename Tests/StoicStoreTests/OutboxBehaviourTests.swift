@@ -132,3 +132,25 @@ import Testing
     #expect(await outbox.state(of: "C") == nil)
   }
 }
+
+@Suite struct OutboxOrderTests {
+  @Test func compactionKeepsEnqueueOrderWhenTheWallClockGoesBackwards() async throws {
+    let log = MemoryOutboxLog()
+    let clock = OutboxManualClock(now: 1_700_000_000_000)
+    let options = outboxTestOptions(clock: clock)
+    let outbox = try Outbox(
+      log: log, codec: .utf8, fileSystem: SimulatedFileSystem(), options: options,
+      events: .discard)
+    _ = try await outbox.enqueue("first", key: "a")
+    clock.advance(milliseconds: -3_600_000)  // the clock is set back an hour
+    _ = try await outbox.enqueue("second", key: "b")
+    clock.advance(milliseconds: 10)
+    _ = try await outbox.enqueue("third", key: "c")
+    try await outbox.compact()
+    let reopened = try Outbox(
+      log: log, codec: .utf8, fileSystem: SimulatedFileSystem(), options: options,
+      events: .discard)
+    let keys = await reopened.pending.map { $0.key }
+    #expect(keys == ["a", "b", "c"])
+  }
+}

@@ -108,8 +108,10 @@ public enum EventCatalog {
       fields: ["path", "quarantinedAs", "damagedBytes", "keptRecords"]),
     Entry(
       name: outboxDelivered, level: .info,
-      summary: "An entry or batch was delivered and its acknowledgement made durable.",
-      fields: ["key", "entries"]),
+      summary:
+        "An entry or batch was delivered and its acknowledgement made durable; `rejected` counts "
+        + "records the receiver refused in a partial success (not retried).",
+      fields: ["key", "entries", "rejected"]),
     Entry(
       name: outboxDeliveryFailed, level: .warning,
       summary: "A delivery attempt failed.",

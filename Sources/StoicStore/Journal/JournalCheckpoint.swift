@@ -70,6 +70,9 @@ struct JournalCheckpoint: Sendable, Equatable {
     guard storedLength == UInt64(bytes.count - headerSize) else {
       throw corrupt("length \(storedLength) does not match the file")
     }
+    guard lowWater <= JournalFrame.maximumSequence, snapshotSequence <= lowWater else {
+      throw corrupt("sequences out of range")
+    }
     let stored = Array(bytes[headerSize...])
     let crc = CRC32C.checksum(stored, continuing: CRC32C.checksum(Array(bytes[0..<40])))
     guard crc == JournalFrame.loadLE32(bytes, 40) else { throw corrupt("checksum mismatch") }

@@ -17,6 +17,10 @@ enum JournalFrame {
   /// A whole marker frame.
   static let markerSize = 8 + Int(markerBodyLength)
 
+  /// The largest sequence a valid frame may carry: far beyond any real journal, and low enough
+  /// that arithmetic on sequences read from disk can never overflow.
+  static let maximumSequence: UInt64 = 1 << 62
+
   /// The size of a record frame with `payloadCount` bytes.
   static func recordSize(payloadCount: Int) -> Int { headerSize + payloadCount }
 
@@ -99,7 +103,7 @@ enum JournalFrame {
       else { return .invalid }
       return .marker(durableSequence: sequence, durableEnd: durableEnd)
     }
-    guard sequence >= max(segmentFirst, 1) else { return .invalid }
+    guard sequence >= max(segmentFirst, 1), sequence <= maximumSequence else { return .invalid }
     return .record(sequence: sequence, size: size)
   }
 

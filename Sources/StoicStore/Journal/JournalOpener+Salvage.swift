@@ -110,7 +110,7 @@ extension JournalOpener {
         if isActive && claim <= offset { break walk }  // a torn tail: dropped
         let next = try scanner.resynchronize(after: offset)
         let damagedEnd = next ?? size
-        let aside = Path.join(directory, JournalFileNames.quarantine(of: name, offset: offset))
+        let aside = try quarantinePath(of: name, offset: offset)
         try copyRange(source, from: offset, to: damagedEnd, into: aside)
         quarantined.append(aside)
         damagedBytes += damagedEnd - offset
@@ -145,9 +145,8 @@ extension JournalOpener {
   private func copyRange(
     _ source: FileHandle, from start: UInt64, to end: UInt64, into destination: String
   ) throws(StoreError) {
-    let handle = try fileSystem.open(destination, .createOrOpen)
+    let handle = try fileSystem.open(destination, .createExclusive)
     defer { try? fileSystem.close(handle) }
-    try fileSystem.truncate(handle, to: 0)
     var position = start
     while position < end {
       let count = Int(min(UInt64(max(options.readWindow, 4096)), end - position))

@@ -176,8 +176,7 @@ struct JournalOpener {
         refused.cause = JournalDamage(path: path, offset: 0, length: UInt64(bytes.count))
         throw refused
       }
-      let aside = Path.join(
-        directory, JournalFileNames.quarantine(of: JournalFileNames.checkpoint, offset: 0))
+      let aside = try quarantinePath(of: JournalFileNames.checkpoint, offset: 0)
       try fileSystem.rename(path, to: aside)
       changed = true
       events.emit(
@@ -210,7 +209,7 @@ struct JournalOpener {
           segments.append(segment)
         } else {
           let path = Path.join(directory, zst)
-          let aside = Path.join(directory, JournalFileNames.quarantine(of: zst, offset: 0))
+          let aside = try quarantinePath(of: zst, offset: 0)
           try fileSystem.rename(path, to: aside)
           events.emit(
             EventCatalog.journalCorruptionDetected, .error,
@@ -265,7 +264,7 @@ struct JournalOpener {
         EventCatalog.journalCorruptionDetected, .error,
         [("path", path), ("offset", "0"), ("length", String(size))])
       guard options.salvage, error.code == .corrupt else { throw error }
-      let aside = Path.join(directory, JournalFileNames.quarantine(of: segment.name, offset: 0))
+      let aside = try quarantinePath(of: segment.name, offset: 0)
       try fileSystem.rename(path, to: aside)
       try fileSystem.syncDirectory(directory)
       report.quarantinedFiles.append(aside)
@@ -278,5 +277,18 @@ struct JournalOpener {
         ])
       return (nil, 0, 0)
     }
+  }
+
+  /// A quarantine path for damaged bytes of `name` at `offset` that no earlier quarantine
+  /// uses: quarantined data is never replaced or deleted.
+  func quarantinePath(of name: String, offset: UInt64) throws(StoreError) -> String {
+    let base = Path.join(directory, JournalFileNames.quarantine(of: name, offset: offset))
+    var candidate = base
+    var number = 1
+    while try fileSystem.exists(candidate) {
+      candidate = base + "-\(number)"
+      number += 1
+    }
+    return candidate
   }
 }

@@ -34,7 +34,9 @@ enum JournalFileNames {
       return nil
     }
     let hex = name.dropFirst(8).prefix(16)
-    guard let first = UInt64(hex, radix: 16) else { return nil }
+    // Sequences start at 1 and stay below 2^63 (see JournalFrame.maximumSequence).
+    guard let first = UInt64(hex, radix: 16), first >= 1, first <= JournalFrame.maximumSequence
+    else { return nil }
     return (first, kind)
   }
 

@@ -77,7 +77,8 @@ final class OutboxDrain<Item: Sendable> {
       report.delivered += count
       report.rejectedByReceiver += rejected
       engine.events.emit(
-        EventCatalog.outboxDelivered, .info, [("key", current.key), ("entries", String(count))])
+        EventCatalog.outboxDelivered, .info,
+        [("key", current.key), ("entries", String(count)), ("rejected", String(rejected))])
       engine.afterRetirement()
       unit = nil
       return try next()

@@ -97,9 +97,12 @@ enum OutboxSnapshot {
       case nil: ledger.unreadableEntries.append((blob, "the entry's fields do not parse"))
       }
     }
-    // Stable: entries an older format wrote without a creation time (0) drain first.
+    // Entries an older format wrote without a creation time (0) drain first; every other
+    // entry keeps the order it was stored in (enqueue order), whatever the wall clock did.
     let ordered = readable.enumerated().sorted {
-      ($0.element.createdAt, $0.offset) < ($1.element.createdAt, $1.offset)
+      ($0.element.createdAt == 0 ? 0 : 1, $0.offset) < (
+        $1.element.createdAt == 0 ? 0 : 1, $1.offset
+      )
     }
     for (_, entry) in ordered { ledger.apply(.enqueue(entry)) }
     return (ledger, try blobs(sections, Section.unknownRecords))

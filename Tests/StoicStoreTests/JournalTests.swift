@@ -1,4 +1,6 @@
 import Dispatch
+import Foundation
+import Synchronization
 import Testing
 
 @testable import StoicStore
@@ -246,4 +248,71 @@ extension Journal {
 func usleepMilliseconds(_ milliseconds: Int) {
   let semaphore = DispatchSemaphore(value: 0)
   _ = semaphore.wait(timeout: .now() + .milliseconds(milliseconds))
+}
+
+/// Forwards to another file system and counts the file syncs, to show group commit shares them.
+final class JournalSyncCountingFileSystem: FileSystem {
+  let base: any FileSystem
+  private let count = Atomic<Int>(0)
+  init(_ base: any FileSystem) { self.base = base }
+  var syncs: Int { count.load(ordering: .relaxed) }
+
+  func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> StoicStore.FileHandle {
+    try base.open(path, mode)
+  }
+  func close(_ handle: StoicStore.FileHandle) throws(StoreError) { try base.close(handle) }
+  func read(
+    _ handle: StoicStore.FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
+  )
+    throws(StoreError) -> Int
+  { try base.read(handle, into: buffer, at: offset) }
+  func write(_ handle: StoicStore.FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
+    throws(StoreError)
+  { try base.write(handle, bytes, at: offset) }
+  func truncate(_ handle: StoicStore.FileHandle, to size: UInt64) throws(StoreError) {
+    try base.truncate(handle, to: size)
+  }
+  func sync(_ handle: StoicStore.FileHandle) throws(StoreError) {
+    count.add(1, ordering: .relaxed)
+    try base.sync(handle)
+  }
+  func syncDirectory(_ path: String) throws(StoreError) { try base.syncDirectory(path) }
+  func rename(_ source: String, to destination: String) throws(StoreError) {
+    try base.rename(source, to: destination)
+  }
+  func remove(_ path: String) throws(StoreError) { try base.remove(path) }
+  func list(_ directory: String) throws(StoreError) -> [String] { try base.list(directory) }
+  func size(_ handle: StoicStore.FileHandle) throws(StoreError) -> UInt64 { try base.size(handle) }
+  func fileSize(_ path: String) throws(StoreError) -> UInt64? { try base.fileSize(path) }
+  func createDirectory(_ path: String) throws(StoreError) { try base.createDirectory(path) }
+  func freeSpace(_ path: String) throws(StoreError) -> UInt64 { try base.freeSpace(path) }
+  func lock(_ handle: StoicStore.FileHandle) throws(StoreError) { try base.lock(handle) }
+}
+
+@Suite("Journal group commit shares syncs")
+struct JournalGroupCommitSharingTests {
+  @Test("concurrent appenders under group commit need far fewer syncs than appends")
+  func sharedSyncs() throws {
+    let disk = JournalSyncCountingFileSystem(SimulatedFileSystem())
+    let journal = try Journal.open(
+      directory: JournalTestSupport.directory, fileSystem: disk,
+      options: JournalOptions(syncPolicy: .groupCommit(maxDelay: .milliseconds(500), maxRecords: 4))
+    )
+    let before = disk.syncs
+    let threads = 4
+    let perThread = 20
+    // Real threads: a dispatch pool on two cores would run only two appenders at a time.
+    let done = DispatchSemaphore(value: 0)
+    for thread in 0..<threads {
+      Thread.detachNewThread {
+        for index in 0..<perThread { _ = try? journal.append([UInt8(thread), UInt8(index)]) }
+        done.signal()
+      }
+    }
+    for _ in 0..<threads { done.wait() }
+    let syncs = disk.syncs - before
+    #expect(journal.durableSequence == UInt64(threads * perThread))
+    #expect(syncs <= threads * perThread / 2, "\(syncs) syncs for \(threads * perThread) appends")
+    try journal.close()
+  }
 }

@@ -75,8 +75,10 @@ public struct AtomicFile: Sendable {
     try writeSynced(stored, to: temporaryPath)
 
     if try fileSystem.exists(path) {
-      let current = try inspect(path, validate: validate)
-      if case .unusable(let reason) = current {
+      // Without an envelope or a validate closure there is nothing to check the current file
+      // against, so it is not read.
+      let checkable = options.envelope || validate != nil
+      if checkable, case .unusable(let reason) = try inspect(path, validate: validate) {
         try quarantine(path, reason: reason)
       } else if options.keepPrevious {
         try fileSystem.rename(path, to: previousPath)

@@ -77,7 +77,10 @@ extension Journal {
     let path = Path.join(directory, JournalFileNames.checkpoint)
     let dropped = checkpoint.lowWater - min(core.lowWater, checkpoint.lowWater)
     let encoded = checkpoint.encoded()
-    try JournalAtomicWrite.replace(path, with: encoded, fileSystem: fileSystem)
+    // The checkpoint carries its own checksums; AtomicFile adds the replace sequence and the
+    // free-space preflight.
+    let plain = AtomicFile.Options(envelope: false, keepPrevious: false)
+    try AtomicFile(path: path, fileSystem: fileSystem, options: plain).write(encoded)
     core.lowWater = checkpoint.lowWater
     if !options.mutations.contains(.truncateBeforeSnapshot) {
       try removeSegments(removable, core: &core)

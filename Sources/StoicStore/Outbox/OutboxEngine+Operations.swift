@@ -78,11 +78,16 @@ extension OutboxEngine {
   /// Removes the owned files of retired entries. A failure is reported
   /// (`store.outbox_maintenance_failed`) and the file kept on the list to try again later; it
   /// never fails the acknowledgement that retired the entry.
+  ///
+  /// A file that an entry still held owns is left alone and dropped from the list: its name
+  /// was reused (or shared) after the retired entry's removal was recorded, and a replay of
+  /// that retirement at open must not remove it; it goes when its own entry retires.
   func removeOwnedFiles() {
     guard !ledger.fileRemovals.isEmpty else { return }
+    let ownedByHeld = Set(ledger.entries.flatMap(\.ownedFiles))
     var remaining: [String] = []
     var directories: [String] = []
-    for path in ledger.fileRemovals {
+    for path in ledger.fileRemovals where !ownedByHeld.contains(path) {
       do throws(StoreError) {
         if try fileSystem.fileSize(path) != nil {
           try fileSystem.remove(path)
@@ -105,6 +110,7 @@ extension OutboxEngine {
         // The removals may not be durable: keep them on the list to do again.
         let removed = ledger.fileRemovals.filter {
           Path.directory(of: $0) == directory && !remaining.contains($0)
+            && !ownedByHeld.contains($0)
         }
         remaining.append(contentsOf: removed)
         events.emit(

@@ -26,14 +26,26 @@ extension Journal {
     var peak = 0
     for (index, segment) in segments.enumerated() {
       if index + 1 < segments.count, segments[index + 1].first <= start { continue }
-      let path = Path.join(directory, segment.name)
-      let handle = try fileSystem.open(path, .readOnly)
+      var path = Path.join(directory, segment.name)
+      var kind = segment.kind
+      let handle: FileHandle
+      do throws(StoreError) {
+        handle = try fileSystem.open(path, .readOnly)
+      } catch {
+        // Background maintenance may have replaced a sealed `.log` by its `.zst` since the
+        // view was taken.
+        guard error.code == .notFound, segment.end == nil, kind == .log else { throw error }
+        kind = .compressed
+        path = Path.join(
+          directory, JournalFileNames.segment(first: segment.first, kind: .compressed))
+        handle = try fileSystem.open(path, .readOnly)
+      }
       defer { try? fileSystem.close(handle) }
       let size: UInt64
       if let end = segment.end { size = end } else { size = try fileSystem.size(handle) }
       let reader = JournalWindowReader(
         fileSystem: fileSystem, handle: handle, fileSize: size, window: options.readWindow)
-      switch segment.kind {
+      switch kind {
       case .compressed:
         var records = JournalCompressedReader(
           reader: reader, path: path, segmentFirst: segment.first,

@@ -11,9 +11,19 @@ extension Journal {
   /// Returns once every record up to `sequence` is durable: either a sync already covered it,
   /// or this thread joins the sync in flight (and the next one), or it leads a sync for
   /// everyone waiting (group commit).
-  func awaitDurable(_ sequence: UInt64) throws(StoreError) {
+  ///
+  /// `registered` says the caller counted itself in ``JournalCore/pendingDurable`` when it
+  /// wrote (``writeBatch(_:core:exclusive:encode:)``); it is counted out here, and a
+  /// group-commit leader that was gathering appenders is woken once none is left on its way.
+  func awaitDurable(_ sequence: UInt64, registered: Bool = false) throws(StoreError) {
+    var registered = registered
     while true {
       let step = state.withLock { core -> SyncStep in
+        if registered {
+          registered = false
+          core.pendingDurable -= 1
+          if core.pendingDurable == 0 { core.leaderWake?.signal() }
+        }
         if core.durableSequence >= sequence { return .done }
         if let poison = core.poison { return .fail(poison) }
         if core.closed {
@@ -25,8 +35,10 @@ extension Journal {
           return .wait(semaphore)
         }
         core.syncInFlight = true
+        // Gather only while another appender is between its write and its wait: with
+        // nobody on the way, waiting could not add a record to this sync.
         if case .groupCommit(let delay, let maxRecords) = options.syncPolicy,
-          delay > .zero, core.unsyncedRecords < maxRecords
+          delay > .zero, core.unsyncedRecords < maxRecords, core.pendingDurable > 0
         {
           let wake = DispatchSemaphore(value: 0)
           core.leaderWake = wake
@@ -193,6 +205,12 @@ extension Journal {
   /// thrown, so a caller relying on close for durability learns that it did not happen.
   /// - Throws: ``StoreError/Code/poisoned``, or the sync's error.
   public func close() throws(StoreError) {
+    // Waits for a segment being compressed in the background; later runs see `closed` and
+    // stop, leaving sealed `.log` segments for the next open to compress.
+    try withMaintenancePaused { () throws(StoreError) in try closePaused() }
+  }
+
+  private func closePaused() throws(StoreError) {
     try withExclusiveCore { (core) throws(StoreError) in
       guard !core.closed else { return }
       var failure: StoreError? = core.poison

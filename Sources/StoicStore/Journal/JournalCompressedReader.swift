@@ -10,6 +10,7 @@ struct JournalCompressedReader {
   var offset: UInt64 = 0
   var previousSequence: UInt64
   private var block: [UInt8] = []
+  private let decompressor = Zstd.Decompressor()
   private var blockIndex = 0
   /// Records read so far.
   private(set) var records: UInt64 = 0
@@ -94,11 +95,13 @@ struct JournalCompressedReader {
       guard rawLength == storedLength else { throw corrupt("raw block length", at: blockStart) }
       block = stored
     case JournalCompressedSegment.kindZstd:
-      block = []
-      // One spare byte: Zstd.decompress fails a frame that exactly fills its limit.
-      block = try Zstd.decompress(stored, maxOutputSize: rawLength + 1)
-      guard block.count == rawLength else {
-        throw corrupt("block decompressed to the wrong size", at: blockStart)
+      do throws(StoreError) {
+        try stored.withStoreBytes { (input) throws(StoreError) in
+          try decompressor.decompress(input, size: rawLength, into: &block)
+        }
+      } catch {
+        block = []
+        throw corrupt("block does not decompress to its size (\(error.message))", at: blockStart)
       }
     case JournalCompressedSegment.kindTrailer:
       guard storedLength == 16, offset == reader.fileSize,

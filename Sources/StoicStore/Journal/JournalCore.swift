@@ -22,6 +22,10 @@ struct JournalCore {
   }
 
   var active: Active?
+  /// The reused buffer appends encode their frames into.
+  var scratch: [UInt8] = []
+  /// A scratch buffer grown beyond this by a large batch is released after the write.
+  static let scratchLimit = 1 << 20
   var sealed: [Sealed] = []
   var lockHandle: FileHandle?
   /// The last sequence handed out.
@@ -38,6 +42,9 @@ struct JournalCore {
   var syncInFlight = false
   /// Threads waiting for a sync (or for the lock to be free of one) to finish.
   var waiters: [DispatchSemaphore] = []
+  /// Appenders that wrote and will wait for durability but have not yet reached the wait: a
+  /// group-commit leader gathers records only while this is above zero.
+  var pendingDurable = 0
   /// Signalled to cut a group-commit leader's wait short.
   var leaderWake: DispatchSemaphore?
   /// Set by a failed sync or rollback; every later call throws it until reopen.
@@ -45,6 +52,8 @@ struct JournalCore {
   var closed = false
   /// A background flush (``SyncPolicy/interval(_:)``) is scheduled.
   var flushScheduled = false
+  /// A background compression run is scheduled and has not started yet.
+  var maintenanceScheduled = false
   /// The largest buffer the last reader held.
   var lastReadPeakBytes = 0
 

@@ -13,6 +13,11 @@ public struct JournalOptions: Sendable {
   public var readWindow: Int
   /// Whether sealed segments are rewritten as zstd-compressed blocks. Default `true`.
   public var compressSealedSegments: Bool
+  /// Whether sealed segments are compressed on a background queue (`true`, the default) or by
+  /// the append that seals them (`false`: deterministic, for crash exploration on a simulated
+  /// disk). The files and the crash-safety of the sequence are the same either way; only who
+  /// waits for it differs. ``Journal/compressSealedSegments()`` waits for the background work.
+  public var backgroundMaintenance: Bool
   /// The zstd level for sealed segments and snapshots. Default ``Zstd/defaultLevel``.
   public var compressionLevel: Int32
   /// Whether open salvages damaged durable data (quarantines the damaged bytes, keeps every
@@ -30,8 +35,10 @@ public struct JournalOptions: Sendable {
     readWindow: Int = 64 << 10,
     compressSealedSegments: Bool = true,
     compressionLevel: Int32 = Zstd.defaultLevel,
-    salvage: Bool = false
+    salvage: Bool = false,
+    backgroundMaintenance: Bool = true
   ) {
+    self.backgroundMaintenance = backgroundMaintenance
     self.syncPolicy = syncPolicy
     self.maxRecordSize = maxRecordSize
     self.segmentSize = segmentSize

@@ -63,6 +63,15 @@ struct JournalSegmentScanner {
     try reader.bytes(at: offset, count: size)
   }
 
+  /// Appends the frame bytes at `offset` to `buffer` without an intermediate copy.
+  mutating func appendFrame(at offset: UInt64, size: Int, to buffer: inout [UInt8])
+    throws(StoreError)
+  {
+    let index = try reader.load(at: offset, count: size)
+    let end = min(reader.buffer.count, index + size)
+    buffer.append(contentsOf: reader.buffer[index..<end])
+  }
+
   /// Decodes whatever is at `position`.
   mutating func decode(at position: UInt64) throws(StoreError) -> JournalFrame.Decoded {
     guard position < reader.fileSize else { return .invalid }

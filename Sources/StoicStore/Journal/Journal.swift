@@ -57,8 +57,12 @@ import Synchronization
 /// 2. Remove sealed segments wholly at or below the low-water mark (finishing an interrupted
 ///    drop); where both `.zst` and `.log` of one segment exist, keep the `.zst` (it was
 ///    renamed into place only after it was durable) and remove the `.log`.
-/// 3. Scan every segment in order through a bounded window (at most
-///    `max(readWindow, one frame)` bytes in memory). A frame is valid only if it fits in the
+/// 3. Scan every `.log` segment in order through a bounded window (at most
+///    `max(readWindow, one frame)` bytes in memory). A sealed `.zst` segment is trusted once
+///    its header and trailer (record count, last sequence) check: it was renamed into place
+///    only after it was durable, and each of its blocks is checked by its CRC when read, so a
+///    damaged block is refused with ``StoreError/Code/corrupt`` by the read that reaches it,
+///    not by open. A frame is valid only if it fits in the
 ///    file, is within `maxRecordSize`, its CRC checks, and its sequence is above its
 ///    predecessor's (a hole of zeros is never valid).
 /// 4. At the first invalid frame of the active segment, look for a valid sync marker after it

@@ -197,7 +197,7 @@ extension Journal {
       let waiter = state.withLock { core -> DispatchSemaphore? in
         guard core.syncInFlight else { return nil }
         let semaphore = DispatchSemaphore(value: 0)
-        core.waiters.append(semaphore)
+        core.waiters.append((UInt64.max, semaphore))
         return semaphore
       }
       if let waiter {

@@ -31,7 +31,7 @@ extension Journal {
         }
         if core.syncInFlight {
           let semaphore = DispatchSemaphore(value: 0)
-          core.waiters.append(semaphore)
+          core.waiters.append((sequence, semaphore))
           return .wait(semaphore)
         }
         core.syncInFlight = true
@@ -63,40 +63,54 @@ extension Journal {
       let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
       _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
     }
-    let target = state.withLock { core -> (FileHandle, UInt64, UInt64)? in
-      core.leaderWake = nil
-      guard let active = core.active else { return nil }
-      return (active.handle, active.end, core.lastSequence)
-    }
-    guard let (handle, end, sequence) = target else {
-      state.withLock { core in
+    // The leader goes on syncing, up to `maximumRounds` times, while appenders are waiting for
+    // records its last sync did not cover: they need not wake up and elect a new leader first.
+    var round = 1
+    while true {
+      let target = state.withLock { core -> (FileHandle, UInt64, UInt64)? in
+        core.leaderWake = nil
+        guard let active = core.active else { return nil }
+        return (active.handle, active.end, core.lastSequence)
+      }
+      guard let (handle, end, sequence) = target else {
+        state.withLock { core in
+          core.syncInFlight = false
+          core.wakeAll()
+        }
+        throw StoreError(.closed, "the journal has no active segment", path: directory)
+      }
+      do {
+        try fileSystem.sync(handle)
+      } catch {
+        state.withLock { core in
+          core.poison = poisonError(after: error)
+          core.syncInFlight = false
+          core.wakeAll()
+        }
+        throw error
+      }
+      let again = state.withLock { core -> Bool in
+        core.durableSequence = max(core.durableSequence, sequence)
+        core.unsyncedRecords = Int(clamping: core.lastSequence - min(sequence, core.lastSequence))
+        if let syncedEnd = core.active?.syncedEnd { core.active?.syncedEnd = max(syncedEnd, end) }
+        writeMarker(core: &core, durableSequence: sequence, durableEnd: end)
+        let othersWaiting = core.wakeCovered()
+        if othersWaiting, round < Self.maximumRounds, core.poison == nil, !core.closed,
+          core.lastSequence > core.durableSequence
+        {
+          return true
+        }
         core.syncInFlight = false
         core.wakeAll()
+        return false
       }
-      throw StoreError(.closed, "the journal has no active segment", path: directory)
-    }
-    do {
-      try fileSystem.sync(handle)
-    } catch {
-      state.withLock { core in
-        core.poison = poisonError(after: error)
-        core.syncInFlight = false
-        core.wakeAll()
-      }
-      throw error
-    }
-    state.withLock { core in
-      core.durableSequence = max(core.durableSequence, sequence)
-      core.unsyncedRecords = Int(clamping: core.lastSequence - min(sequence, core.lastSequence))
-      if var active = core.active {
-        active.syncedEnd = max(active.syncedEnd, end)
-        core.active = active
-      }
-      writeMarker(core: &core, durableSequence: sequence, durableEnd: end)
-      core.syncInFlight = false
-      core.wakeAll()
+      guard again else { return }
+      round += 1
     }
   }
+
+  /// The most syncs one group-commit leader runs back to back for other waiting appenders.
+  static let maximumRounds = 4
 
   func poisonError(after error: StoreError) -> StoreError {
     StoreError(

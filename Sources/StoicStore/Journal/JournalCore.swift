@@ -41,7 +41,8 @@ struct JournalCore {
   /// A sync is running outside the lock: the active handle must not be replaced or closed.
   var syncInFlight = false
   /// Threads waiting for a sync (or for the lock to be free of one) to finish.
-  var waiters: [DispatchSemaphore] = []
+  /// Each waits for `sequence` to be durable (`UInt64.max`: for the sync to end).
+  var waiters: [(sequence: UInt64, semaphore: DispatchSemaphore)] = []
   /// Appenders that wrote and will wait for durability but have not yet reached the wait: a
   /// group-commit leader gathers records only while this is above zero.
   var pendingDurable = 0
@@ -65,7 +66,23 @@ struct JournalCore {
 
   /// Wakes every waiter.
   mutating func wakeAll() {
-    for waiter in waiters { waiter.signal() }
+    for waiter in waiters { waiter.semaphore.signal() }
     waiters = []
+  }
+
+  /// Wakes the waiters whose sequence is durable now; returns whether any other is left.
+  mutating func wakeCovered() -> Bool {
+    var left: [(sequence: UInt64, semaphore: DispatchSemaphore)] = []
+    var others = false
+    for waiter in waiters {
+      if waiter.sequence <= durableSequence {
+        waiter.semaphore.signal()
+      } else {
+        left.append(waiter)
+        if waiter.sequence != UInt64.max { others = true }
+      }
+    }
+    waiters = left
+    return others
   }
 }

@@ -166,6 +166,27 @@ struct JournalTests {
     #expect(records.allSatisfy { $0.payload == Array(repeating: UInt8($0.sequence), count: 40) })
   }
 
+  @Test("the borrowing read sees the same records as forEachRecord, across .zst and .log")
+  func borrowingReadMatches() throws {
+    let disk = SimulatedFileSystem()
+    var options = JournalOptions(segmentSize: 300, readWindow: 128)
+    options.maxRecordSize = 512
+    options.backgroundMaintenance = false
+    let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+    defer { try? journal.close() }
+    for sequence in 1...60 as ClosedRange<UInt64> {
+      try journal.append(JournalTestSupport.payload(sequence))
+    }
+    #expect(disk.allPaths().contains { $0.hasSuffix(".zst") })
+    var borrowed: [JournalRecord] = []
+    try journal.forEachRecordBorrowing(from: 7) { (sequence, payload) throws(StoreError) in
+      borrowed.append(JournalRecord(sequence: sequence, payload: Array(payload)))
+    }
+    #expect(borrowed.map(\.sequence) == Array(7...60))
+    #expect(borrowed == (try journal.records(from: 7)))
+    #expect(borrowed.allSatisfy { $0.payload == JournalTestSupport.payload($0.sequence) })
+  }
+
   @Test("background compression produces the same files as inline compression")
   func backgroundMaintenanceMatchesInline() throws {
     func run(background: Bool) throws -> [String: [UInt8]] {

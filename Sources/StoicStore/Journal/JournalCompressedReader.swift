@@ -39,6 +39,25 @@ struct JournalCompressedReader {
   /// The next record, or `nil` after the trailer.
   /// - Throws: ``StoreError/Code/corrupt`` for any block or frame that fails to check.
   mutating func next() throws(StoreError) -> JournalRecord? {
+    guard let (sequence, start, end) = try nextFrame() else { return nil }
+    return JournalRecord(sequence: sequence, payload: Array(block[start..<end]))
+  }
+
+  /// Calls `body` with the next record's sequence and payload, borrowed from the current block
+  /// (valid only inside `body`); returns `false` after the trailer.
+  /// - Throws: As ``next()``, and what `body` throws.
+  mutating func nextBorrowing(
+    _ body: (UInt64, UnsafeRawBufferPointer) throws(StoreError) -> Void
+  ) throws(StoreError) -> Bool {
+    guard let (sequence, start, end) = try nextFrame() else { return false }
+    try block.withStoreBytes { (all) throws(StoreError) in
+      try body(sequence, UnsafeRawBufferPointer(rebasing: all[start..<end]))
+    }
+    return true
+  }
+
+  /// Checks the next frame; returns its sequence and where its payload lies in ``block``.
+  private mutating func nextFrame() throws(StoreError) -> (UInt64, Int, Int)? {
     if offset == 0 { try readHeader() }
     while blockIndex >= block.count {
       if finished { return nil }
@@ -53,11 +72,11 @@ struct JournalCompressedReader {
     guard case .record(let sequence, let size) = decoded, sequence > previousSequence else {
       throw corrupt("a frame inside a block does not check", at: offset)
     }
-    let payload = Array(block[(blockIndex + JournalFrame.headerSize)..<(blockIndex + size)])
+    let start = blockIndex + JournalFrame.headerSize
     blockIndex += size
     previousSequence = sequence
     records += 1
-    return JournalRecord(sequence: sequence, payload: payload)
+    return (sequence, start, blockIndex)
   }
 
   private mutating func readHeader() throws(StoreError) {

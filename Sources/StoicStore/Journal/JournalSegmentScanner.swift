@@ -58,6 +58,19 @@ struct JournalSegmentScanner {
     return Array(frame.dropFirst(JournalFrame.headerSize))
   }
 
+  /// Calls `body` with the payload of the record frame at `offset` of `size` bytes, borrowed
+  /// from the read window (valid only inside `body`).
+  mutating func withPayload(
+    at offset: UInt64, size: Int, _ body: (UnsafeRawBufferPointer) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    let index = try reader.load(at: offset, count: size)
+    let end = min(reader.buffer.count, index + size)
+    let start = min(end, index + JournalFrame.headerSize)
+    try reader.buffer.withStoreBytes { (all) throws(StoreError) in
+      try body(UnsafeRawBufferPointer(rebasing: all[start..<end]))
+    }
+  }
+
   /// The frame bytes at `offset`.
   mutating func frame(at offset: UInt64, size: Int) throws(StoreError) -> [UInt8] {
     try reader.bytes(at: offset, count: size)

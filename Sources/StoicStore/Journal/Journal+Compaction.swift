@@ -165,21 +165,16 @@ extension Journal {
     let temporary = zstPath + JournalFileNames.temporarySuffix
     let source = try fileSystem.open(logPath, .readOnly)
     defer { try? fileSystem.close(source) }
-    if try fileSystem.exists(temporary) { try fileSystem.remove(temporary) }
-    let output = try fileSystem.open(temporary, .createExclusive)
-    var outputOpen = true
-    defer { if outputOpen { try? fileSystem.close(output) } }
+    var output = try JournalTemporaryFile(
+      path: temporary, directory: directory, fileSystem: fileSystem)
+    defer { output.abandon() }
     var scanner = JournalSegmentScanner(
       reader: JournalWindowReader(
         fileSystem: fileSystem, handle: source, fileSize: try fileSystem.size(source),
         window: options.readWindow),
       segmentFirst: segment.first, previousSequence: min(previous, segment.first - 1),
       maxRecordSize: options.maxRecordSize)
-    var written = UInt64(0)
-    var header = JournalCompressedSegment.header(segmentFirst: segment.first)
-    try fileSystem.write(output, header, at: 0)
-    written += UInt64(header.count)
-    header = []
+    try output.append(JournalCompressedSegment.header(segmentFirst: segment.first))
     var raw: [UInt8] = []
     var records = UInt64(0)
     var lastSequence = UInt64(0)
@@ -187,10 +182,9 @@ extension Journal {
     let compressor = Zstd.Compressor()
     func flush() throws(StoreError) {
       guard !raw.isEmpty else { return }
-      let block = try JournalCompressedSegment.dataBlock(
-        raw, level: options.compressionLevel, compressor: compressor)
-      try fileSystem.write(output, block, at: written)
-      written += UInt64(block.count)
+      try output.append(
+        JournalCompressedSegment.dataBlock(
+          raw, level: options.compressionLevel, compressor: compressor))
       raw.removeAll(keepingCapacity: true)
     }
     scan: while let item = try scanner.next() {
@@ -210,14 +204,10 @@ extension Journal {
       }
     }
     try flush()
-    let trailer = JournalCompressedSegment.trailer(records: records, lastSequence: lastSequence)
-    try fileSystem.write(output, trailer, at: written)
-    written += UInt64(trailer.count)
-    try fileSystem.sync(output)
-    outputOpen = false
-    try fileSystem.close(output)
-    try fileSystem.rename(temporary, to: zstPath)
-    try fileSystem.syncDirectory(directory)
+    try output.append(
+      JournalCompressedSegment.trailer(records: records, lastSequence: lastSequence))
+    let written = output.end
+    try output.commit(as: zstPath)
     return CompressedFile(
       name: zstName, records: records, inputBytes: inputBytes, outputBytes: written)
   }

@@ -181,6 +181,33 @@ struct JournalCrashTests {
       with: [bytes[offset + JournalFrame.headerSize + 1] ^ 0x10])
   }
 
+  @Test(
+    "maintenance compression on its own (the background worker's path, run synchronously): at every crash point"
+  )
+  func maintenanceCompression() {
+    let options = Support.smallSegments()
+    let raw = Support.smallSegments(compress: false)
+    let report = Support.explore(
+      crashRecovery: true, options: options, attempted: Array(1...8),
+      setup: { disk in try Self.prepare(disk, 1...6, options: raw) },
+      operation: { disk, recorder in
+        // The prepared records were made durable by the close.
+        for sequence in 1...6 as ClosedRange<UInt64> { recorder.acknowledge(String(sequence)) }
+        let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+        guard disk.allPaths().filter({ $0.hasSuffix(".log") }).count > 1 else {
+          throw JournalCheckFailure("no sealed .log segment to compress")
+        }
+        try journal.compressSealedSegments()
+        guard disk.allPaths().contains(where: { $0.hasSuffix(".zst") }) else {
+          throw JournalCheckFailure("nothing was compressed")
+        }
+        try Self.appendEach(journal, 7...8, recorder)
+        try journal.close()
+      })
+    #expect(report.passed, "\(report)")
+    #expect(report.crashPoints > 10)
+  }
+
   @Test("one compaction: snapshot, then removal of covered segments")
   func oneCompaction() {
     let report = Self.compactionScenario(options: Support.smallSegments())

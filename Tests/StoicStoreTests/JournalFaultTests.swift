@@ -209,6 +209,27 @@ struct JournalFaultTests {
     #expect(sequences.last == 8)
   }
 
+  @Test(
+    "a damaged data block of a sealed compressed segment passes open (ends check) and is refused by its checksum when read"
+  )
+  func damagedCompressedDataBlockRefusedAtRead() throws {
+    let disk = SimulatedFileSystem()
+    let options = Support.smallSegments()
+    try JournalCrashTests.prepare(disk, 1...8, options: options)
+    let compressed = try #require(disk.allPaths().first { $0.hasSuffix(".zst") })
+    // Inside the first block's stored bytes: past the 20-byte header and 16-byte block header.
+    disk.damage(compressed, at: 20 + 16 + 1, with: [0xAA, 0x55])
+    let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+    defer { try? journal.close() }
+    do {
+      _ = try journal.records()
+      Issue.record("a read accepted a damaged compressed block")
+    } catch {
+      #expect(error.code == .corrupt)
+      #expect(error.message.contains("checksum"))
+    }
+  }
+
   @Test("a damaged checkpoint is refused, and quarantined by salvage")
   func damagedCheckpoint() throws {
     let disk = SimulatedFileSystem()

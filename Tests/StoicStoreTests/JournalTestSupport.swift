@@ -125,9 +125,12 @@ enum JournalTestSupport {
     return budget
   }
 
-  /// Options with small segments so the crash tests roll and compress.
+  /// Options with small segments so the crash tests roll and compress; compression runs
+  /// inline (deterministic for the explorer).
   static func smallSegments(compress: Bool = true) -> JournalOptions {
-    var options = JournalOptions(segmentSize: 80, readWindow: 64, compressSealedSegments: compress)
+    var options = JournalOptions(
+      segmentSize: 80, readWindow: 64, compressSealedSegments: compress,
+      backgroundMaintenance: false)
     options.maxRecordSize = 256
     return options
   }

@@ -152,6 +152,7 @@ struct JournalTests {
     for sequence in 1...60 as ClosedRange<UInt64> {
       try journal.append(Array(repeating: UInt8(sequence), count: 40))
     }
+    try journal.compressSealedSegments()
     try journal.close()
     let names = disk.allPaths().filter { $0.hasPrefix(directory + "/journal-") }
     #expect(names.contains { $0.hasSuffix(".zst") })
@@ -163,6 +164,54 @@ struct JournalTests {
     let records = try reopened.records()
     #expect(records.map(\.sequence) == Array(1...60))
     #expect(records.allSatisfy { $0.payload == Array(repeating: UInt8($0.sequence), count: 40) })
+  }
+
+  @Test("the borrowing read sees the same records as forEachRecord, across .zst and .log")
+  func borrowingReadMatches() throws {
+    let disk = SimulatedFileSystem()
+    var options = JournalOptions(segmentSize: 300, readWindow: 128)
+    options.maxRecordSize = 512
+    options.backgroundMaintenance = false
+    let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+    defer { try? journal.close() }
+    for sequence in 1...60 as ClosedRange<UInt64> {
+      try journal.append(JournalTestSupport.payload(sequence))
+    }
+    #expect(disk.allPaths().contains { $0.hasSuffix(".zst") })
+    var borrowed: [JournalRecord] = []
+    try journal.forEachRecordBorrowing(from: 7) { (sequence, payload) throws(StoreError) in
+      borrowed.append(JournalRecord(sequence: sequence, payload: Array(payload)))
+    }
+    #expect(borrowed.map(\.sequence) == Array(7...60))
+    #expect(borrowed == (try journal.records(from: 7)))
+    #expect(borrowed.allSatisfy { $0.payload == JournalTestSupport.payload($0.sequence) })
+  }
+
+  @Test("background compression produces the same files as inline compression")
+  func backgroundMaintenanceMatchesInline() throws {
+    func run(background: Bool) throws -> [String: [UInt8]] {
+      let disk = SimulatedFileSystem()
+      var options = JournalOptions(segmentSize: 300, readWindow: 128)
+      options.maxRecordSize = 512
+      options.backgroundMaintenance = background
+      let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+      for sequence in 1...60 as ClosedRange<UInt64> {
+        try journal.append(Array(repeating: UInt8(sequence), count: 40))
+        // Reads go on while segments are being compressed.
+        if sequence % 20 == 0 { #expect(try journal.records().count == Int(sequence)) }
+      }
+      try journal.compressSealedSegments()
+      try journal.close()
+      var files: [String: [UInt8]] = [:]
+      for path in disk.allPaths() where path.hasPrefix(directory + "/journal-") {
+        files[path] = disk.contents(path)
+      }
+      return files
+    }
+    let inline = try run(background: false)
+    let background = try run(background: true)
+    #expect(inline.keys.contains { $0.hasSuffix(".zst") })
+    #expect(background == inline)
   }
 
   @Test("dropThrough removes covered segments; a snapshot covers state and survives reopen")
@@ -251,10 +300,16 @@ func usleepMilliseconds(_ milliseconds: Int) {
 }
 
 /// Forwards to another file system and counts the file syncs, to show group commit shares them.
+/// `syncLatency` makes each sync take as long as a device flush would (the simulated disk's
+/// syncs are instant, so no appender could ever arrive during one).
 final class JournalSyncCountingFileSystem: FileSystem {
   let base: any FileSystem
+  let syncLatency: Duration
   private let count = Atomic<Int>(0)
-  init(_ base: any FileSystem) { self.base = base }
+  init(_ base: any FileSystem, syncLatency: Duration = .zero) {
+    self.base = base
+    self.syncLatency = syncLatency
+  }
   var syncs: Int { count.load(ordering: .relaxed) }
 
   func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> StoicStore.FileHandle {
@@ -274,6 +329,11 @@ final class JournalSyncCountingFileSystem: FileSystem {
   }
   func sync(_ handle: StoicStore.FileHandle) throws(StoreError) {
     count.add(1, ordering: .relaxed)
+    if syncLatency > .zero {
+      Thread.sleep(
+        forTimeInterval: Double(syncLatency.components.attoseconds) / 1e18
+          + Double(syncLatency.components.seconds))
+    }
     try base.sync(handle)
   }
   func syncDirectory(_ path: String) throws(StoreError) { try base.syncDirectory(path) }
@@ -293,7 +353,8 @@ final class JournalSyncCountingFileSystem: FileSystem {
 struct JournalGroupCommitSharingTests {
   @Test("concurrent appenders under group commit need far fewer syncs than appends")
   func sharedSyncs() throws {
-    let disk = JournalSyncCountingFileSystem(SimulatedFileSystem())
+    let disk = JournalSyncCountingFileSystem(
+      SimulatedFileSystem(), syncLatency: .milliseconds(10))
     let journal = try Journal.open(
       directory: JournalTestSupport.directory, fileSystem: disk,
       options: JournalOptions(syncPolicy: .groupCommit(maxDelay: .milliseconds(500), maxRecords: 4))
@@ -302,6 +363,46 @@ struct JournalGroupCommitSharingTests {
     let threads = 4
     let perThread = 20
     // Real threads: a dispatch pool on two cores would run only two appenders at a time.
+    let done = DispatchSemaphore(value: 0)
+    for thread in 0..<threads {
+      Thread.detachNewThread {
+        for index in 0..<perThread { _ = try? journal.append([UInt8(thread), UInt8(index)]) }
+        done.signal()
+      }
+    }
+    for _ in 0..<threads { done.wait() }
+    let syncs = disk.syncs - before
+    #expect(journal.durableSequence == UInt64(threads * perThread))
+    #expect(syncs <= threads * perThread / 2, "\(syncs) syncs for \(threads * perThread) appends")
+    try journal.close()
+  }
+
+  @Test(
+    "a lone durable appender is not held for maxDelay: nobody else could join its sync",
+    .timeLimit(.minutes(1)))
+  func loneAppenderDoesNotWaitForTheDelay() throws {
+    let disk = JournalSyncCountingFileSystem(SimulatedFileSystem())
+    let journal = try Journal.open(
+      directory: JournalTestSupport.directory, fileSystem: disk,
+      options: JournalOptions(syncPolicy: .groupCommit(maxDelay: .seconds(600), maxRecords: 1000))
+    )
+    let before = disk.syncs
+    for index in 0..<5 { try journal.append([UInt8(index)]) }
+    #expect(journal.durableSequence == 5)
+    #expect(disk.syncs - before == 5)
+    try journal.close()
+  }
+
+  @Test("concurrent durable appenders with no gathering delay still share syncs")
+  func sharedSyncsWithoutDelay() throws {
+    let disk = JournalSyncCountingFileSystem(
+      SimulatedFileSystem(), syncLatency: .milliseconds(10))
+    let journal = try Journal.open(
+      directory: JournalTestSupport.directory, fileSystem: disk,
+      options: JournalOptions(syncPolicy: .groupCommit(maxDelay: .zero, maxRecords: 1000)))
+    let before = disk.syncs
+    let threads = 8
+    let perThread = 10
     let done = DispatchSemaphore(value: 0)
     for thread in 0..<threads {
       Thread.detachNewThread {

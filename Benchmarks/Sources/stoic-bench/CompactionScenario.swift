@@ -5,16 +5,17 @@ import StoicStore
 ///
 /// The corpus is appended in batches with ``SyncPolicy/never`` and the default options
 /// (8 MiB segments, zstd level 3); every full segment is sealed and compressed by the journal
-/// itself. Reported: the compression ratio (bytes in / bytes out of the compressed segments),
-/// MB/s in of the compression proper (timed through ``TimingFileSystem``, see ``FileSystemProfile``), and MB/s in of the
-/// whole seal (the append calls that rolled a segment: syncs, compression, renames).
+/// itself (in the background). Reported: the compression ratio (bytes in / bytes out of the
+/// compressed segments), MB/s in of the compression proper (timed through
+/// ``TimingFileSystem``, see ``FileSystemProfile``), and MB/s of payload in end to end (all
+/// appends until the last sealed segment is compressed).
 struct CompactionScenario: Scenario {
   let id = "compaction"
 
   private struct Run {
     var ratio: Double
     var compressionMBps: Double
-    var sealMBps: Double
+    var ingestMBps: Double
     var segments: Int
   }
 
@@ -47,9 +48,11 @@ struct CompactionScenario: Scenario {
     ]
     speed.notes = CompactionReference.notes(lines: lines)
     let seal = BenchResult(
-      scenario: id, metric: "seal-throughput", unit: "MB/s",
-      title: "whole seal (sync, new segment, compression, renames, directory syncs), MB/s in",
-      stoic: Summary(runs.map(\.sealMBps)))
+      scenario: id, metric: "ingest-throughput", unit: "MB/s",
+      title:
+        "end to end: batched appends, seals and background compression until every sealed "
+        + "segment is compressed, MB/s of payload in",
+      stoic: Summary(runs.map(\.ingestMBps)))
     return [ratio, speed, seal]
   }
 
@@ -59,17 +62,14 @@ struct CompactionScenario: Scenario {
     let journal = try StoicContender.open(
       directory + "/journal", policy: .never, fileSystem: TimingFileSystem(profile: profile),
       events: tally.sink)
-    var sealSeconds = 0.0
-    var index = 0
-    while index < lines.count {
-      let end = min(lines.count, index + 256)
-      let batch = Array(lines[index..<end])
-      let before = tally.segments
-      let start = MonotonicClock.now()
-      try journal.append(batch: batch)
-      if tally.segments != before { sealSeconds += MonotonicClock.seconds(since: start) }
-      index = end
+    let batches = stride(from: 0, to: lines.count, by: 256).map {
+      Array(lines[$0..<min(lines.count, $0 + 256)])
     }
+    let start = MonotonicClock.now()
+    for batch in batches { try journal.append(batch: batch) }
+    // Sealed segments are compressed in the background: the clock stops once all are done.
+    try journal.compressSealedSegments()
+    let ingestSeconds = MonotonicClock.seconds(since: start)
     try journal.close()
     let totals = profile.totals
     let compressionSeconds = totals.seconds[.compression] ?? 0
@@ -81,7 +81,7 @@ struct CompactionScenario: Scenario {
     return Run(
       ratio: input / Double(tally.outputBytes),
       compressionMBps: input / compressionSeconds / 1e6,
-      sealMBps: input / sealSeconds / 1e6,
+      ingestMBps: Double(lines.reduce(0) { $0 + $1.count }) / ingestSeconds / 1e6,
       segments: tally.segments)
   }
 }

@@ -1,6 +1,6 @@
 import StoicStore
 
-/// Scenario 3: two threads, each record durable before its append returns.
+/// Scenario 3: 16 threads, each record durable before its append returns.
 ///
 /// Stoic runs ``SyncPolicy/groupCommit(maxDelay:maxRecords:)`` with 10 ms / 1,000 records (the
 /// cadence of scenario 2), and, as a second figure, with no delay (the leader syncs at once and
@@ -8,11 +8,13 @@ import StoicStore
 /// `fsync` from both threads on one `O_APPEND` file.
 struct ConcurrentDurableScenario: Scenario {
   let id = "concurrent-durable"
-  let threads = 2
+  /// Enough concurrent durable appenders for group commit to show (16 logging threads; the
+  /// peer runs the same number of threads).
+  let threads = 16
 
   func run(in context: BenchContext) throws -> [BenchResult] {
     let perThread = Workload(
-      payloads: LogCorpus.records(count: 4096, size: 200), count: context.quick ? 60 : 250)
+      payloads: LogCorpus.records(count: 4096, size: 200), count: context.quick ? 20 : 100)
     let delayed = SyncPolicy.groupCommit(maxDelay: .milliseconds(10), maxRecords: 1_000)
     let immediate = SyncPolicy.groupCommit(maxDelay: .zero, maxRecords: 1_000)
     var delayedSamples: [Double] = []

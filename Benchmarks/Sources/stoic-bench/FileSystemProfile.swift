@@ -1,3 +1,4 @@
+import Glibc
 import StoicStore
 import Synchronization
 
@@ -6,7 +7,9 @@ import Synchronization
 ///
 /// The compression of a sealed segment is timed as one window, from opening the sealed `.log`
 /// for reading to the sync of the `.zst` temporary holding its blocks; calls inside the window
-/// count towards it, not towards their own kind.
+/// made by the compressing thread count towards it, not towards their own kind. The journal
+/// compresses on a background thread, so the window overlaps the appends' own calls, which are
+/// still counted as their kind.
 final class FileSystemProfile: Sendable {
   enum Kind: CaseIterable {
     case write, sync, directorySync, other, compression
@@ -20,6 +23,7 @@ final class FileSystemProfile: Sendable {
   private struct State {
     var totals = Totals()
     var windowStart: UInt64?
+    var windowThread: pthread_t?
   }
 
   private let state = Mutex(State())
@@ -32,7 +36,11 @@ final class FileSystemProfile: Sendable {
     defer {
       let seconds = MonotonicClock.seconds(since: start)
       state.withLock { state in
-        guard state.windowStart == nil else { return }
+        if state.windowStart != nil, let thread = state.windowThread,
+          pthread_equal(thread, pthread_self()) != 0
+        {
+          return
+        }
         state.totals.seconds[kind, default: 0] += seconds
         state.totals.calls[kind, default: 0] += 1
       }
@@ -41,7 +49,10 @@ final class FileSystemProfile: Sendable {
   }
 
   func compressionStarted() {
-    state.withLock { $0.windowStart = MonotonicClock.now() }
+    state.withLock {
+      $0.windowStart = MonotonicClock.now()
+      $0.windowThread = pthread_self()
+    }
   }
 
   func compressionFinished() {
@@ -50,6 +61,7 @@ final class FileSystemProfile: Sendable {
       state.totals.seconds[.compression, default: 0] += MonotonicClock.seconds(since: start)
       state.totals.calls[.compression, default: 0] += 1
       state.windowStart = nil
+      state.windowThread = nil
     }
   }
 

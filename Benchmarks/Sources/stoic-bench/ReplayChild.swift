@@ -28,8 +28,8 @@ enum ReplayChild {
     let journal = try StoicContender.open(directory, policy: .never)
     var bytes = 0
     var records = 0
-    try journal.forEachRecord { (record) throws(StoreError) in
-      bytes += record.payload.count
+    try journal.forEachRecordBorrowing { (_, payload) throws(StoreError) in
+      bytes += payload.count
       records += 1
     }
     let peakBuffer = journal.recovery.peakBufferBytes

@@ -31,6 +31,7 @@ struct ReplayScenario: Scenario {
     context.progress("\(id): writing \(workload.count) records, \(variant)")
     let journal = try StoicContender.open(journalDirectory, policy: .never, compress: compress)
     try StoicContender.fill(journal, with: workload)
+    try journal.compressSealedSegments()
     try journal.close()
     context.progress("\(id): replaying in a child process")
     let report = try ReplayLauncher.replay(directory: journalDirectory, runs: context.runs)

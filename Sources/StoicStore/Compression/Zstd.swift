@@ -107,7 +107,81 @@ public enum Zstd {
   /// (16 MiB); larger outputs grow as they are decoded.
   static let maximumReservation = 1 << 24
 
-  private static func errorName(_ code: Int) -> String {
+  static func errorName(_ code: Int) -> String {
     String(cString: ZSTD_getErrorName(code))
+  }
+}
+
+extension Zstd {
+  /// A reusable zstd decompression context for one reader at a time (not shareable between
+  /// threads). Decompressing many small frames through one context avoids creating and freeing
+  /// a context and its buffers per frame.
+  final class Decompressor {
+    private let context: OpaquePointer?
+
+    init() { context = ZSTD_createDCtx() }
+
+    deinit { ZSTD_freeDCtx(context) }
+
+    /// Decompresses `input`, which must hold frames of exactly `size` bytes, into `output`
+    /// (replacing its contents, reusing its storage).
+    ///
+    /// - Throws: ``StoreError/Code/corrupt`` if the input is not valid zstd or does not
+    ///   decompress to exactly `size` bytes; ``StoreError/Code/temporarilyUnavailable`` if no
+    ///   context could be allocated.
+    func decompress(_ input: UnsafeRawBufferPointer, size: Int, into output: inout [UInt8])
+      throws(StoreError)
+    {
+      guard let context else {
+        throw StoreError(.temporarilyUnavailable, "zstd could not allocate a decompression context")
+      }
+      guard size >= 0 else { throw StoreError(.invalidArgument, "size must not be negative") }
+      if output.count != size {
+        output.removeAll(keepingCapacity: true)
+        output.append(contentsOf: repeatElement(0, count: size))
+      }
+      let code = output.withUnsafeMutableBytes { out in
+        ZSTD_decompressDCtx(context, out.baseAddress, out.count, input.baseAddress, input.count)
+      }
+      if ZSTD_isError(code) != 0 {
+        throw StoreError(.corrupt, "zstd input is not valid: \(Zstd.errorName(code))")
+      }
+      guard code == size else {
+        throw StoreError(.corrupt, "zstd input decompressed to \(code) bytes, not \(size)")
+      }
+    }
+  }
+}
+
+extension Zstd {
+  /// A reusable zstd compression context for one writer at a time (not shareable between
+  /// threads): compressing many blocks through one context avoids allocating its tables per
+  /// block.
+  final class Compressor {
+    private let context: OpaquePointer?
+
+    init() { context = ZSTD_createCCtx() }
+
+    deinit { ZSTD_freeCCtx(context) }
+
+    /// Compresses `input` into one zstd frame that records its content size.
+    /// - Throws: ``StoreError/Code/invalidArgument`` if zstd refuses the level or input;
+    ///   ``StoreError/Code/temporarilyUnavailable`` if no context could be allocated.
+    func compress(_ input: UnsafeRawBufferPointer, level: Int32) throws(StoreError) -> [UInt8] {
+      guard let context else {
+        throw StoreError(.temporarilyUnavailable, "zstd could not allocate a compression context")
+      }
+      let bound = ZSTD_compressBound(input.count)
+      var code = 0
+      let output = [UInt8](unsafeUninitializedCapacity: bound) { buffer, initialized in
+        code = ZSTD_compressCCtx(
+          context, buffer.baseAddress, bound, input.baseAddress, input.count, level)
+        initialized = ZSTD_isError(code) != 0 ? 0 : code
+      }
+      if ZSTD_isError(code) != 0 {
+        throw StoreError(.invalidArgument, "zstd compression failed: \(Zstd.errorName(code))")
+      }
+      return output
+    }
   }
 }

@@ -17,7 +17,16 @@ extension Journal {
   ///   ``StoreError/Code/closed`` after ``close()``.
   @discardableResult
   public func append(_ payload: [UInt8], durable: Bool = false) throws(StoreError) -> UInt64 {
-    try append(batch: [payload], durable: durable).lowerBound
+    guard payload.count <= options.maxRecordSize else {
+      throw StoreError(
+        .invalidArgument,
+        "record of \(payload.count) bytes exceeds maxRecordSize \(options.maxRecordSize)",
+        path: directory)
+    }
+    let frameBytes = JournalFrame.recordSize(payloadCount: payload.count)
+    return try append(records: 1, frameBytes: frameBytes, durable: durable) { buffer, first in
+      JournalFrame.appendRecord(sequence: first, payload: payload, to: &buffer)
+    }.lowerBound
   }
 
   /// Appends records as one write (and, where the policy syncs, one sync).
@@ -35,27 +44,48 @@ extension Journal {
   public func append(batch payloads: [[UInt8]], durable: Bool = false) throws(StoreError)
     -> Range<UInt64>
   {
-    for payload in payloads where payload.count > options.maxRecordSize {
-      throw StoreError(
-        .invalidArgument,
-        "record of \(payload.count) bytes exceeds maxRecordSize \(options.maxRecordSize)",
-        path: directory)
+    var frameBytes = 0
+    for payload in payloads {
+      guard payload.count <= options.maxRecordSize else {
+        throw StoreError(
+          .invalidArgument,
+          "record of \(payload.count) bytes exceeds maxRecordSize \(options.maxRecordSize)",
+          path: directory)
+      }
+      frameBytes += JournalFrame.recordSize(payloadCount: payload.count)
     }
+    return try append(records: payloads.count, frameBytes: frameBytes, durable: durable) {
+      buffer, first in
+      for (index, payload) in payloads.enumerated() {
+        JournalFrame.appendRecord(sequence: first + UInt64(index), payload: payload, to: &buffer)
+      }
+    }
+  }
+
+  /// The common path of both appends: encodes `records` frames (`frameBytes` in all) into the
+  /// core's reused buffer under the lock, writes them with one positional write, then waits
+  /// for durability where the policy or `durable` asks for it.
+  private func append(
+    records: Int, frameBytes: Int, durable: Bool,
+    encode: (inout [UInt8], UInt64) -> Void
+  ) throws(StoreError) -> Range<UInt64> {
+    let batch = JournalBatch(records: records, frameBytes: frameBytes, durable: durable)
     var written = try state.withLock { (core) throws(StoreError) in
-      try writeBatch(payloads, core: &core, exclusive: false)
+      try writeBatch(batch, core: &core, exclusive: false, encode: encode)
     }
     if written == nil {
       // The segment must roll and a sync is running on it: wait until it finished.
       written = try withExclusiveCore { (core) throws(StoreError) in
-        try writeBatch(payloads, core: &core, exclusive: true)
+        try writeBatch(batch, core: &core, exclusive: true, encode: encode)
       }
     }
     guard let written else {
       throw StoreError(.other, "journal append could not roll its segment", path: directory)
     }
     if written.sequences.isEmpty { return written.sequences }
-    if durable || written.mustSync {
-      try awaitDurable(written.sequences.upperBound - 1)
+    if written.rolled { scheduleMaintenance() }
+    if written.waits {
+      try awaitDurable(written.sequences.upperBound - 1, registered: true)
     } else if case .interval(let interval) = options.syncPolicy {
       scheduleFlush(after: interval)
     }
@@ -64,40 +94,49 @@ extension Journal {
 
   struct Written {
     var sequences: Range<UInt64>
-    var mustSync: Bool
+    /// The appender must wait for durability (it is counted in `pendingDurable`).
+    var waits: Bool
+    /// The append sealed a segment that background maintenance should compress.
+    var rolled = false
+  }
+
+  /// What one append writes: `records` frames of `frameBytes` in all.
+  struct JournalBatch {
+    var records: Int
+    var frameBytes: Int
+    var durable: Bool
   }
 
   /// Writes the frames under the lock; returns `nil` if the segment must roll but a sync is in
   /// flight (the caller retries exclusively).
-  func writeBatch(_ payloads: [[UInt8]], core: inout JournalCore, exclusive: Bool)
-    throws(StoreError) -> Written?
-  {
+  /// `encode` appends the frames to the buffer it is given, numbered from the sequence given.
+  func writeBatch(
+    _ batch: JournalBatch, core: inout JournalCore, exclusive: Bool,
+    encode: (inout [UInt8], UInt64) -> Void
+  ) throws(StoreError) -> Written? {
     try core.checkUsable(directory)
     let first = core.lastSequence + 1
-    guard !payloads.isEmpty else { return Written(sequences: first..<first, mustSync: false) }
-    var frames: [UInt8] = []
-    frames.reserveCapacity(
-      payloads.reduce(0) { $0 + JournalFrame.recordSize(payloadCount: $1.count) })
-    for (index, payload) in payloads.enumerated() {
-      JournalFrame.appendRecord(sequence: first + UInt64(index), payload: payload, to: &frames)
-    }
-    guard var active = core.active else {
+    guard batch.records > 0 else { return Written(sequences: first..<first, waits: false) }
+    guard let activeEnd = core.active?.end, let activeFirst = core.active?.first else {
       throw StoreError(.closed, "the journal has no active segment", path: directory)
     }
-    if active.end > 0, active.end + UInt64(frames.count) > options.segmentSize,
-      core.lastSequence >= active.first
+    var rolled = false
+    if activeEnd > 0, activeEnd + UInt64(batch.frameBytes) > options.segmentSize,
+      core.lastSequence >= activeFirst
     {
       if core.syncInFlight && !exclusive { return nil }
-      try roll(core: &core, compress: options.compressSealedSegments)
-      guard let rolled = core.active else {
-        throw StoreError(.closed, "the journal has no active segment", path: directory)
-      }
-      active = rolled
+      let inline = options.compressSealedSegments && !options.backgroundMaintenance
+      try roll(core: &core, compress: inline)
+      rolled = options.compressSealedSegments && options.backgroundMaintenance
     }
+    core.scratch.removeAll(keepingCapacity: true)
+    encode(&core.scratch, first)
+    let frames = core.scratch
     try writeFrames(frames, core: &core)
-    let count = UInt64(payloads.count)
+    if frames.count > JournalCore.scratchLimit { core.scratch = [] }
+    let count = UInt64(batch.records)
     core.lastSequence += count
-    core.unsyncedRecords += payloads.count
+    core.unsyncedRecords += batch.records
     let mustSync: Bool
     switch options.syncPolicy {
     case .always: mustSync = true
@@ -107,33 +146,34 @@ extension Journal {
     case .everyRecords(let n): mustSync = core.unsyncedRecords >= max(n, 1)
     case .interval, .never: mustSync = false
     }
-    return Written(sequences: first..<(first + count), mustSync: mustSync)
+    let waits = mustSync || batch.durable
+    if waits { core.pendingDurable += 1 }
+    return Written(sequences: first..<(first + count), waits: waits, rolled: rolled)
   }
 
   /// Writes `frames` at the active end, rolling back to it on failure (truncate, then sync;
-  /// poisoning the journal if even the rollback fails).
+  /// poisoning the journal if even the rollback fails). Updates the core in place.
   func writeFrames(_ frames: [UInt8], core: inout JournalCore) throws(StoreError) {
-    guard var active = core.active else {
+    guard let handle = core.active?.handle, let end = core.active?.end else {
       throw StoreError(.closed, "the journal has no active segment", path: directory)
     }
     do {
-      try fileSystem.write(active.handle, frames, at: active.end)
+      try fileSystem.write(handle, frames, at: end)
     } catch {
       // The rollback is made durable at once: otherwise a crash could keep the partial write
       // without the truncate, and a failed record would reappear.
       do {
-        try fileSystem.truncate(active.handle, to: active.end)
-        try fileSystem.sync(active.handle)
+        try fileSystem.truncate(handle, to: end)
+        try fileSystem.sync(handle)
       } catch let rollback {
         core.poison = StoreError(
           .poisoned,
           "journal write failed and could not be rolled back; reopen the journal",
-          path: active.path, cause: rollback)
+          path: core.active?.path ?? directory, cause: rollback)
       }
       throw error
     }
-    active.end += UInt64(frames.count)
-    core.active = active
+    core.active?.end = end + UInt64(frames.count)
   }
 
   /// Makes every record appended so far durable.
@@ -157,7 +197,7 @@ extension Journal {
       let waiter = state.withLock { core -> DispatchSemaphore? in
         guard core.syncInFlight else { return nil }
         let semaphore = DispatchSemaphore(value: 0)
-        core.waiters.append(semaphore)
+        core.waiters.append((UInt64.max, semaphore))
         return semaphore
       }
       if let waiter {

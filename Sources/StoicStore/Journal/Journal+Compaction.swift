@@ -8,6 +8,10 @@ extension Journal {
   /// - Throws: ``StoreError/Code/invalidArgument`` for a sequence above ``lastSequence``; the
   ///   file system's errors (nothing acknowledged is lost by a failure here).
   public func dropThrough(_ sequence: UInt64) throws(StoreError) {
+    try withMaintenancePaused { () throws(StoreError) in try dropThroughPaused(sequence) }
+  }
+
+  private func dropThroughPaused(_ sequence: UInt64) throws(StoreError) {
     try withExclusiveCore { (core) throws(StoreError) in
       try core.checkUsable(directory)
       guard sequence <= core.lastSequence else {
@@ -33,6 +37,16 @@ extension Journal {
   public func writeSnapshot(covering sequence: UInt64, bytes: [UInt8]) throws(StoreError) {
     let checkpoint = try JournalCheckpoint.snapshot(
       sequence: sequence, bytes: bytes, level: options.compressionLevel)
+    try withMaintenancePaused { () throws(StoreError) in
+      try commitSnapshot(checkpoint, covering: sequence, bytes: bytes)
+    }
+  }
+
+  private func commitSnapshot(
+    _ checkpoint: JournalCheckpoint, covering sequence: UInt64, bytes: [UInt8]
+  )
+    throws(StoreError)
+  {
     try withExclusiveCore { (core) throws(StoreError) in
       try core.checkUsable(directory)
       guard sequence <= core.lastSequence, sequence >= core.lowWater else {
@@ -118,49 +132,66 @@ extension Journal {
     try fileSystem.syncDirectory(directory)
   }
 
-  /// Rewrites the sealed `.log` segment at `index` as a `.zst` of compressed blocks:
-  /// temporary, sync, rename, directory sync, then remove the `.log` (and sync the directory).
+  /// Rewrites the sealed `.log` segment at `index` as a `.zst` of compressed blocks, under the
+  /// lock (inline maintenance): see ``compressSegmentFile(_:previous:)`` and
+  /// ``publishCompressed(_:file:)``.
   func compressSealed(index: Int, core: inout JournalCore) throws(StoreError) {
     let segment = core.sealed[index]
     guard segment.kind == .log else { return }
+    let previous = index > 0 ? (core.sealed[index - 1].first - 1) : 0
+    let file = try compressSegmentFile(segment, previous: previous)
+    core.sealed[index] = JournalCore.Sealed(
+      first: segment.first, kind: .compressed, name: file.name)
+    try publishCompressed(segment, file: file)
+  }
+
+  /// What ``compressSegmentFile(_:previous:)`` wrote.
+  struct CompressedFile {
+    var name: String
+    var records: UInt64
+    var inputBytes: UInt64
+    var outputBytes: UInt64
+  }
+
+  /// Writes the sealed `.log` `segment` as a `.zst`: temporary, sync, rename, directory sync.
+  /// Touches no journal state (the segment is sealed, so its file no longer changes); the
+  /// `.log` stays in place until ``publishCompressed(_:file:)``.
+  func compressSegmentFile(_ segment: JournalCore.Sealed, previous: UInt64)
+    throws(StoreError) -> CompressedFile
+  {
     let logPath = Path.join(directory, segment.name)
     let zstName = JournalFileNames.segment(first: segment.first, kind: .compressed)
     let zstPath = Path.join(directory, zstName)
     let temporary = zstPath + JournalFileNames.temporarySuffix
-    let previous = index > 0 ? (core.sealed[index - 1].first - 1) : 0
     let source = try fileSystem.open(logPath, .readOnly)
     defer { try? fileSystem.close(source) }
-    if try fileSystem.exists(temporary) { try fileSystem.remove(temporary) }
-    let output = try fileSystem.open(temporary, .createExclusive)
-    var outputOpen = true
-    defer { if outputOpen { try? fileSystem.close(output) } }
+    var output = try JournalTemporaryFile(
+      path: temporary, directory: directory, fileSystem: fileSystem)
+    defer { output.abandon() }
     var scanner = JournalSegmentScanner(
       reader: JournalWindowReader(
         fileSystem: fileSystem, handle: source, fileSize: try fileSystem.size(source),
         window: options.readWindow),
       segmentFirst: segment.first, previousSequence: min(previous, segment.first - 1),
       maxRecordSize: options.maxRecordSize)
-    var written = UInt64(0)
-    var header = JournalCompressedSegment.header(segmentFirst: segment.first)
-    try fileSystem.write(output, header, at: 0)
-    written += UInt64(header.count)
-    header = []
+    try output.append(JournalCompressedSegment.header(segmentFirst: segment.first))
     var raw: [UInt8] = []
     var records = UInt64(0)
     var lastSequence = UInt64(0)
     var inputBytes = UInt64(0)
+    let compressor = Zstd.Compressor()
     func flush() throws(StoreError) {
       guard !raw.isEmpty else { return }
-      let block = try JournalCompressedSegment.dataBlock(raw, level: options.compressionLevel)
-      try fileSystem.write(output, block, at: written)
-      written += UInt64(block.count)
-      raw = []
+      try output.append(
+        JournalCompressedSegment.dataBlock(
+          raw, level: options.compressionLevel, compressor: compressor))
+      raw.removeAll(keepingCapacity: true)
     }
     scan: while let item = try scanner.next() {
       switch item {
       case .record(let sequence, let offset, let size):
         if !raw.isEmpty, raw.count + size > options.readWindow { try flush() }
-        raw.append(contentsOf: try scanner.frame(at: offset, size: size))
+        try scanner.appendFrame(at: offset, size: size, to: &raw)
         records += 1
         lastSequence = sequence
         inputBytes += UInt64(size)
@@ -173,22 +204,24 @@ extension Journal {
       }
     }
     try flush()
-    let trailer = JournalCompressedSegment.trailer(records: records, lastSequence: lastSequence)
-    try fileSystem.write(output, trailer, at: written)
-    written += UInt64(trailer.count)
-    try fileSystem.sync(output)
-    outputOpen = false
-    try fileSystem.close(output)
-    try fileSystem.rename(temporary, to: zstPath)
-    try fileSystem.syncDirectory(directory)
-    core.sealed[index] = JournalCore.Sealed(first: segment.first, kind: .compressed, name: zstName)
-    try fileSystem.remove(logPath)
+    try output.append(
+      JournalCompressedSegment.trailer(records: records, lastSequence: lastSequence))
+    let written = output.end
+    try output.commit(as: zstPath)
+    return CompressedFile(
+      name: zstName, records: records, inputBytes: inputBytes, outputBytes: written)
+  }
+
+  /// After the `.zst` of `segment` is durable and the journal points at it: removes the
+  /// `.log` (and syncs the directory) and reports the compaction.
+  func publishCompressed(_ segment: JournalCore.Sealed, file: CompressedFile) throws(StoreError) {
+    try fileSystem.remove(Path.join(directory, segment.name))
     try fileSystem.syncDirectory(directory)
     events.emit(
       EventCatalog.journalCompacted, .info,
       [
-        ("path", zstPath), ("records", String(records)), ("inputBytes", String(inputBytes)),
-        ("outputBytes", String(written)),
+        ("path", Path.join(directory, file.name)), ("records", String(file.records)),
+        ("inputBytes", String(file.inputBytes)), ("outputBytes", String(file.outputBytes)),
       ])
   }
 }

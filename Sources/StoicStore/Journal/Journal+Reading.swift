@@ -13,6 +13,21 @@ extension Journal {
     from sequence: UInt64 = 0,
     _ body: (JournalRecord) throws(StoreError) -> Void
   ) throws(StoreError) {
+    try forEachRecordBorrowing(from: sequence) { (recordSequence, payload) throws(StoreError) in
+      try body(JournalRecord(sequence: recordSequence, payload: Array(payload)))
+    }
+  }
+
+  /// Like ``forEachRecord(from:_:)``, without a copy per record: `body` gets each record's
+  /// sequence and its payload borrowed from the reader's buffer, valid only until `body`
+  /// returns (copy what must outlive it). Every record is checked (CRC, order) exactly as
+  /// ``forEachRecord(from:_:)`` checks it, in the same bounded memory.
+  ///
+  /// - Throws: As ``forEachRecord(from:_:)``.
+  public func forEachRecordBorrowing(
+    from sequence: UInt64 = 0,
+    _ body: (UInt64, UnsafeRawBufferPointer) throws(StoreError) -> Void
+  ) throws(StoreError) {
     let view = try state.withLock { (core) throws(StoreError) in
       try core.checkUsable(directory)
       return (core.sealed, core.active, core.lowWater)
@@ -26,21 +41,34 @@ extension Journal {
     var peak = 0
     for (index, segment) in segments.enumerated() {
       if index + 1 < segments.count, segments[index + 1].first <= start { continue }
-      let path = Path.join(directory, segment.name)
-      let handle = try fileSystem.open(path, .readOnly)
+      var path = Path.join(directory, segment.name)
+      var kind = segment.kind
+      let handle: FileHandle
+      do throws(StoreError) {
+        handle = try fileSystem.open(path, .readOnly)
+      } catch {
+        // Background maintenance may have replaced a sealed `.log` by its `.zst` since the
+        // view was taken.
+        guard error.code == .notFound, segment.end == nil, kind == .log else { throw error }
+        kind = .compressed
+        path = Path.join(
+          directory, JournalFileNames.segment(first: segment.first, kind: .compressed))
+        handle = try fileSystem.open(path, .readOnly)
+      }
       defer { try? fileSystem.close(handle) }
       let size: UInt64
       if let end = segment.end { size = end } else { size = try fileSystem.size(handle) }
       let reader = JournalWindowReader(
         fileSystem: fileSystem, handle: handle, fileSize: size, window: options.readWindow)
-      switch segment.kind {
+      switch kind {
       case .compressed:
         var records = JournalCompressedReader(
           reader: reader, path: path, segmentFirst: segment.first,
           previousSequence: segment.first - 1, maxRecordSize: options.maxRecordSize)
-        while let record = try records.next() {
+        while try records.nextBorrowing({ (recordSequence, payload) throws(StoreError) in
+          if recordSequence >= start { try body(recordSequence, payload) }
+        }) {
           peak = max(peak, records.peakBytes)
-          if record.sequence >= start { try body(record) }
         }
       case .log:
         var scanner = JournalSegmentScanner(
@@ -50,9 +78,10 @@ extension Journal {
           switch item {
           case .record(let recordSequence, let offset, let size):
             guard recordSequence >= start else { continue }
-            let payload = try scanner.payload(at: offset, size: size)
+            try scanner.withPayload(at: offset, size: size) { (payload) throws(StoreError) in
+              try body(recordSequence, payload)
+            }
             peak = max(peak, scanner.reader.peakBytes)
-            try body(JournalRecord(sequence: recordSequence, payload: payload))
           case .marker:
             continue
           case .damage(let offset):

@@ -11,9 +11,19 @@ extension Journal {
   /// Returns once every record up to `sequence` is durable: either a sync already covered it,
   /// or this thread joins the sync in flight (and the next one), or it leads a sync for
   /// everyone waiting (group commit).
-  func awaitDurable(_ sequence: UInt64) throws(StoreError) {
+  ///
+  /// `registered` says the caller counted itself in ``JournalCore/pendingDurable`` when it
+  /// wrote (``writeBatch(_:core:exclusive:encode:)``); it is counted out here, and a
+  /// group-commit leader that was gathering appenders is woken once none is left on its way.
+  func awaitDurable(_ sequence: UInt64, registered: Bool = false) throws(StoreError) {
+    var registered = registered
     while true {
       let step = state.withLock { core -> SyncStep in
+        if registered {
+          registered = false
+          core.pendingDurable -= 1
+          if core.pendingDurable == 0 { core.leaderWake?.signal() }
+        }
         if core.durableSequence >= sequence { return .done }
         if let poison = core.poison { return .fail(poison) }
         if core.closed {
@@ -21,12 +31,14 @@ extension Journal {
         }
         if core.syncInFlight {
           let semaphore = DispatchSemaphore(value: 0)
-          core.waiters.append(semaphore)
+          core.waiters.append((sequence, semaphore))
           return .wait(semaphore)
         }
         core.syncInFlight = true
+        // Gather only while another appender is between its write and its wait: with
+        // nobody on the way, waiting could not add a record to this sync.
         if case .groupCommit(let delay, let maxRecords) = options.syncPolicy,
-          delay > .zero, core.unsyncedRecords < maxRecords
+          delay > .zero, core.unsyncedRecords < maxRecords, core.pendingDurable > 0
         {
           let wake = DispatchSemaphore(value: 0)
           core.leaderWake = wake
@@ -51,40 +63,54 @@ extension Journal {
       let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
       _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
     }
-    let target = state.withLock { core -> (FileHandle, UInt64, UInt64)? in
-      core.leaderWake = nil
-      guard let active = core.active else { return nil }
-      return (active.handle, active.end, core.lastSequence)
-    }
-    guard let (handle, end, sequence) = target else {
-      state.withLock { core in
+    // The leader goes on syncing, up to `maximumRounds` times, while appenders are waiting for
+    // records its last sync did not cover: they need not wake up and elect a new leader first.
+    var round = 1
+    while true {
+      let target = state.withLock { core -> (FileHandle, UInt64, UInt64)? in
+        core.leaderWake = nil
+        guard let active = core.active else { return nil }
+        return (active.handle, active.end, core.lastSequence)
+      }
+      guard let (handle, end, sequence) = target else {
+        state.withLock { core in
+          core.syncInFlight = false
+          core.wakeAll()
+        }
+        throw StoreError(.closed, "the journal has no active segment", path: directory)
+      }
+      do {
+        try fileSystem.sync(handle)
+      } catch {
+        state.withLock { core in
+          core.poison = poisonError(after: error)
+          core.syncInFlight = false
+          core.wakeAll()
+        }
+        throw error
+      }
+      let again = state.withLock { core -> Bool in
+        core.durableSequence = max(core.durableSequence, sequence)
+        core.unsyncedRecords = Int(clamping: core.lastSequence - min(sequence, core.lastSequence))
+        if let syncedEnd = core.active?.syncedEnd { core.active?.syncedEnd = max(syncedEnd, end) }
+        writeMarker(core: &core, durableSequence: sequence, durableEnd: end)
+        let othersWaiting = core.wakeCovered()
+        if othersWaiting, round < Self.maximumRounds, core.poison == nil, !core.closed,
+          core.lastSequence > core.durableSequence
+        {
+          return true
+        }
         core.syncInFlight = false
         core.wakeAll()
+        return false
       }
-      throw StoreError(.closed, "the journal has no active segment", path: directory)
-    }
-    do {
-      try fileSystem.sync(handle)
-    } catch {
-      state.withLock { core in
-        core.poison = poisonError(after: error)
-        core.syncInFlight = false
-        core.wakeAll()
-      }
-      throw error
-    }
-    state.withLock { core in
-      core.durableSequence = max(core.durableSequence, sequence)
-      core.unsyncedRecords = Int(clamping: core.lastSequence - min(sequence, core.lastSequence))
-      if var active = core.active {
-        active.syncedEnd = max(active.syncedEnd, end)
-        core.active = active
-      }
-      writeMarker(core: &core, durableSequence: sequence, durableEnd: end)
-      core.syncInFlight = false
-      core.wakeAll()
+      guard again else { return }
+      round += 1
     }
   }
+
+  /// The most syncs one group-commit leader runs back to back for other waiting appenders.
+  static let maximumRounds = 4
 
   func poisonError(after error: StoreError) -> StoreError {
     StoreError(
@@ -193,6 +219,12 @@ extension Journal {
   /// thrown, so a caller relying on close for durability learns that it did not happen.
   /// - Throws: ``StoreError/Code/poisoned``, or the sync's error.
   public func close() throws(StoreError) {
+    // Waits for a segment being compressed in the background; later runs see `closed` and
+    // stop, leaving sealed `.log` segments for the next open to compress.
+    try withMaintenancePaused { () throws(StoreError) in try closePaused() }
+  }
+
+  private func closePaused() throws(StoreError) {
     try withExclusiveCore { (core) throws(StoreError) in
       guard !core.closed else { return }
       var failure: StoreError? = core.poison

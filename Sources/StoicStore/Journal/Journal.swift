@@ -39,7 +39,10 @@ import Synchronization
 /// - A segment is sealed only after its data and a final marker are durable; only then is the
 ///   next segment created. Sealed segments are compressed by writing the `.zst` to a temporary,
 ///   syncing it, renaming it into place, syncing the directory, and only then removing the
-///   `.log`.
+///   `.log`. By default this runs on a background queue after the append that sealed the
+///   segment (``JournalOptions/backgroundMaintenance``), so no append waits for compression;
+///   the sequence and its safety are the same either way, and a sealed `.log` is as good as
+///   its `.zst` until then.
 /// - Dropping data (``dropThrough(_:)``, ``writeSnapshot(covering:bytes:)``) first makes the
 ///   checkpoint with the new low-water mark durable and only then removes whole sealed segments
 ///   it covers; a crash between the two leaves covered segments that open removes. Cost is
@@ -54,8 +57,12 @@ import Synchronization
 /// 2. Remove sealed segments wholly at or below the low-water mark (finishing an interrupted
 ///    drop); where both `.zst` and `.log` of one segment exist, keep the `.zst` (it was
 ///    renamed into place only after it was durable) and remove the `.log`.
-/// 3. Scan every segment in order through a bounded window (at most
-///    `max(readWindow, one frame)` bytes in memory). A frame is valid only if it fits in the
+/// 3. Scan every `.log` segment in order through a bounded window (at most
+///    `max(readWindow, one frame)` bytes in memory). A sealed `.zst` segment is trusted once
+///    its header and trailer (record count, last sequence) check: it was renamed into place
+///    only after it was durable, and each of its blocks is checked by its CRC when read, so a
+///    damaged block is refused with ``StoreError/Code/corrupt`` by the read that reaches it,
+///    not by open. A frame is valid only if it fits in the
 ///    file, is within `maxRecordSize`, its CRC checks, and its sequence is above its
 ///    predecessor's (a hole of zeros is never valid).
 /// 4. At the first invalid frame of the active segment, look for a valid sync marker after it
@@ -80,6 +87,9 @@ public final class Journal: Sendable {
   let options: JournalOptions
   let events: EventSink
   let state: Mutex<JournalCore>
+  /// Held while a sealed segment is being compressed, and by whatever must not overlap that
+  /// (dropping data, closing). Taken before ``state``, never while holding it.
+  let maintenanceLock = DispatchSemaphore(value: 1)
 
   init(
     directory: String, fileSystem: any FileSystem, options: JournalOptions, events: EventSink,
@@ -115,9 +125,16 @@ public final class Journal: Sendable {
     let core = try JournalOpener(
       directory: directory, fileSystem: fileSystem, options: options, events: events
     ).open(report: &recovery)
-    return Journal(
+    let journal = Journal(
       directory: directory, fileSystem: fileSystem, options: options, events: events,
       core: core, recovery: recovery)
+    if options.compressSealedSegments, options.backgroundMaintenance,
+      core.sealed.contains(where: { $0.kind == .log })
+    {
+      // Sealed segments left uncompressed by a close or a crash in the middle of maintenance.
+      journal.scheduleMaintenance()
+    }
+    return journal
   }
 
   deinit {

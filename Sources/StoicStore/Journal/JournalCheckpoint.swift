@@ -88,8 +88,7 @@ struct JournalCheckpoint: Sendable, Equatable {
     guard rawLength < UInt64(Int.max) else {
       throw StoreError(.corrupt, "journal snapshot claims \(rawLength) bytes", path: path)
     }
-    // One spare byte: Zstd.decompress fails a frame that exactly fills its limit.
-    let bytes = try Zstd.decompress(stored, maxOutputSize: Int(rawLength) + 1)
+    let bytes = try Zstd.decompress(stored, maxOutputSize: Int(rawLength))
     guard bytes.count == Int(rawLength) else {
       throw StoreError(.corrupt, "journal snapshot decompressed to the wrong size", path: path)
     }

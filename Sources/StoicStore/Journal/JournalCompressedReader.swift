@@ -10,6 +10,7 @@ struct JournalCompressedReader {
   var offset: UInt64 = 0
   var previousSequence: UInt64
   private var block: [UInt8] = []
+  private let decompressor = Zstd.Decompressor()
   private var blockIndex = 0
   /// Records read so far.
   private(set) var records: UInt64 = 0
@@ -38,6 +39,25 @@ struct JournalCompressedReader {
   /// The next record, or `nil` after the trailer.
   /// - Throws: ``StoreError/Code/corrupt`` for any block or frame that fails to check.
   mutating func next() throws(StoreError) -> JournalRecord? {
+    guard let (sequence, start, end) = try nextFrame() else { return nil }
+    return JournalRecord(sequence: sequence, payload: Array(block[start..<end]))
+  }
+
+  /// Calls `body` with the next record's sequence and payload, borrowed from the current block
+  /// (valid only inside `body`); returns `false` after the trailer.
+  /// - Throws: As ``next()``, and what `body` throws.
+  mutating func nextBorrowing(
+    _ body: (UInt64, UnsafeRawBufferPointer) throws(StoreError) -> Void
+  ) throws(StoreError) -> Bool {
+    guard let (sequence, start, end) = try nextFrame() else { return false }
+    try block.withStoreBytes { (all) throws(StoreError) in
+      try body(sequence, UnsafeRawBufferPointer(rebasing: all[start..<end]))
+    }
+    return true
+  }
+
+  /// Checks the next frame; returns its sequence and where its payload lies in ``block``.
+  private mutating func nextFrame() throws(StoreError) -> (UInt64, Int, Int)? {
     if offset == 0 { try readHeader() }
     while blockIndex >= block.count {
       if finished { return nil }
@@ -52,11 +72,11 @@ struct JournalCompressedReader {
     guard case .record(let sequence, let size) = decoded, sequence > previousSequence else {
       throw corrupt("a frame inside a block does not check", at: offset)
     }
-    let payload = Array(block[(blockIndex + JournalFrame.headerSize)..<(blockIndex + size)])
+    let start = blockIndex + JournalFrame.headerSize
     blockIndex += size
     previousSequence = sequence
     records += 1
-    return JournalRecord(sequence: sequence, payload: payload)
+    return (sequence, start, blockIndex)
   }
 
   private mutating func readHeader() throws(StoreError) {
@@ -94,11 +114,13 @@ struct JournalCompressedReader {
       guard rawLength == storedLength else { throw corrupt("raw block length", at: blockStart) }
       block = stored
     case JournalCompressedSegment.kindZstd:
-      block = []
-      // One spare byte: Zstd.decompress fails a frame that exactly fills its limit.
-      block = try Zstd.decompress(stored, maxOutputSize: rawLength + 1)
-      guard block.count == rawLength else {
-        throw corrupt("block decompressed to the wrong size", at: blockStart)
+      do throws(StoreError) {
+        try stored.withStoreBytes { (input) throws(StoreError) in
+          try decompressor.decompress(input, size: rawLength, into: &block)
+        }
+      } catch {
+        block = []
+        throw corrupt("block does not decompress to its size (\(error.message))", at: blockStart)
       }
     case JournalCompressedSegment.kindTrailer:
       guard storedLength == 16, offset == reader.fileSize,

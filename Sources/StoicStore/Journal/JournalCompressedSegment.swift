@@ -38,8 +38,12 @@ enum JournalCompressedSegment {
   }
 
   /// A block holding `raw`, compressed if that is smaller.
-  static func dataBlock(_ raw: [UInt8], level: Int32) throws(StoreError) -> [UInt8] {
-    let packed = try Zstd.compress(raw, level: level)
+  static func dataBlock(_ raw: [UInt8], level: Int32, compressor: Zstd.Compressor)
+    throws(StoreError) -> [UInt8]
+  {
+    let packed = try raw.withStoreBytes { (input) throws(StoreError) in
+      try compressor.compress(input, level: level)
+    }
     if packed.count < raw.count {
       return block(kind: kindZstd, rawLength: raw.count, stored: packed)
     }

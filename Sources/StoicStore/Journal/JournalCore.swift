@@ -22,6 +22,10 @@ struct JournalCore {
   }
 
   var active: Active?
+  /// The reused buffer appends encode their frames into.
+  var scratch: [UInt8] = []
+  /// A scratch buffer grown beyond this by a large batch is released after the write.
+  static let scratchLimit = 1 << 20
   var sealed: [Sealed] = []
   var lockHandle: FileHandle?
   /// The last sequence handed out.
@@ -37,7 +41,11 @@ struct JournalCore {
   /// A sync is running outside the lock: the active handle must not be replaced or closed.
   var syncInFlight = false
   /// Threads waiting for a sync (or for the lock to be free of one) to finish.
-  var waiters: [DispatchSemaphore] = []
+  /// Each waits for `sequence` to be durable (`UInt64.max`: for the sync to end).
+  var waiters: [(sequence: UInt64, semaphore: DispatchSemaphore)] = []
+  /// Appenders that wrote and will wait for durability but have not yet reached the wait: a
+  /// group-commit leader gathers records only while this is above zero.
+  var pendingDurable = 0
   /// Signalled to cut a group-commit leader's wait short.
   var leaderWake: DispatchSemaphore?
   /// Set by a failed sync or rollback; every later call throws it until reopen.
@@ -45,6 +53,8 @@ struct JournalCore {
   var closed = false
   /// A background flush (``SyncPolicy/interval(_:)``) is scheduled.
   var flushScheduled = false
+  /// A background compression run is scheduled and has not started yet.
+  var maintenanceScheduled = false
   /// The largest buffer the last reader held.
   var lastReadPeakBytes = 0
 
@@ -56,7 +66,23 @@ struct JournalCore {
 
   /// Wakes every waiter.
   mutating func wakeAll() {
-    for waiter in waiters { waiter.signal() }
+    for waiter in waiters { waiter.semaphore.signal() }
     waiters = []
+  }
+
+  /// Wakes the waiters whose sequence is durable now; returns whether any other is left.
+  mutating func wakeCovered() -> Bool {
+    var left: [(sequence: UInt64, semaphore: DispatchSemaphore)] = []
+    var others = false
+    for waiter in waiters {
+      if waiter.sequence <= durableSequence {
+        waiter.semaphore.signal()
+      } else {
+        left.append(waiter)
+        if waiter.sequence != UInt64.max { others = true }
+      }
+    }
+    waiters = left
+    return others
   }
 }

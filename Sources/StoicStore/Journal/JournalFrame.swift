@@ -24,19 +24,17 @@ enum JournalFrame {
   /// The size of a record frame with `payloadCount` bytes.
   static func recordSize(payloadCount: Int) -> Int { headerSize + payloadCount }
 
-  /// Appends a record frame to `buffer`.
+  /// Appends a record frame to `buffer`: the header is encoded straight into it and the CRC
+  /// is computed from the parts, without a second pass over the buffer.
   static func appendRecord(sequence: UInt64, payload: [UInt8], to buffer: inout [UInt8]) {
-    let start = buffer.count
-    appendLE(UInt32(8 + payload.count), to: &buffer)
-    appendLE(UInt32(0), to: &buffer)
-    appendLE(sequence, to: &buffer)
+    let length = UInt32(8 + payload.count)
+    var crc = withUnsafeBytes(of: length.littleEndian) { CRC32C.checksum($0) }
+    crc = withUnsafeBytes(of: sequence.littleEndian) { CRC32C.checksum($0, continuing: crc) }
+    crc = CRC32C.checksum(payload, continuing: crc)
+    buffer.appendLittleEndian(length)
+    buffer.appendLittleEndian(crc)
+    buffer.appendLittleEndian(sequence)
     buffer.append(contentsOf: payload)
-    let crc = buffer.withUnsafeBytes { all -> UInt32 in
-      let lengthBytes = UnsafeRawBufferPointer(rebasing: all[start..<start + 4])
-      let body = UnsafeRawBufferPointer(rebasing: all[(start + 8)...])
-      return CRC32C.checksum(body, continuing: CRC32C.checksum(lengthBytes))
-    }
-    storeLE(crc, into: &buffer, at: start + 4)
   }
 
   /// A marker frame written at `position` of the segment starting at `segmentFirst`.
@@ -108,15 +106,11 @@ enum JournalFrame {
   }
 
   static func appendLE(_ value: UInt32, to buffer: inout [UInt8]) {
-    for shift in stride(from: 0, to: 32, by: 8) {
-      buffer.append(UInt8(truncatingIfNeeded: value >> shift))
-    }
+    buffer.appendLittleEndian(value)
   }
 
   static func appendLE(_ value: UInt64, to buffer: inout [UInt8]) {
-    for shift in stride(from: 0, to: 64, by: 8) {
-      buffer.append(UInt8(truncatingIfNeeded: value >> shift))
-    }
+    buffer.appendLittleEndian(value)
   }
 
   static func storeLE(_ value: UInt32, into buffer: inout [UInt8], at index: Int) {
@@ -124,15 +118,11 @@ enum JournalFrame {
   }
 
   static func loadLE32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
-    var value: UInt32 = 0
-    for byte in 0..<4 { value |= UInt32(bytes[offset + byte]) << (8 * byte) }
-    return value
+    UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
   }
 
   static func loadLE64(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {
-    var value: UInt64 = 0
-    for byte in 0..<8 { value |= UInt64(bytes[offset + byte]) << (8 * byte) }
-    return value
+    UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
   }
 
   static func loadLE32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {

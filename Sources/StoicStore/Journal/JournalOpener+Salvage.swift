@@ -78,15 +78,13 @@ extension JournalOpener {
     let source = try fileSystem.open(path, .readOnly)
     defer { try? fileSystem.close(source) }
     let size = try fileSystem.size(source)
-    if try fileSystem.exists(temporary) { try fileSystem.remove(temporary) }
-    let output = try fileSystem.open(temporary, .createExclusive)
-    var outputOpen = true
-    defer { if outputOpen { try? fileSystem.close(output) } }
+    var output = try JournalTemporaryFile(
+      path: temporary, directory: directory, fileSystem: fileSystem)
+    defer { output.abandon() }
     var scanner = JournalSegmentScanner(
       reader: JournalWindowReader(
         fileSystem: fileSystem, handle: source, fileSize: size, window: options.readWindow),
       segmentFirst: first, previousSequence: previous, maxRecordSize: options.maxRecordSize)
-    var outputEnd: UInt64 = 0
     var shifted = false
     var kept = 0
     var lastSequence = previous
@@ -95,16 +93,12 @@ extension JournalOpener {
     walk: while let item = try scanner.next() {
       switch item {
       case .record(let sequence, let offset, let frameSize):
-        let frame = try scanner.frame(at: offset, size: frameSize)
-        try fileSystem.write(output, frame, at: outputEnd)
-        outputEnd += UInt64(frame.count)
+        try output.append(try scanner.frame(at: offset, size: frameSize))
         lastSequence = sequence
         if shifted { kept += 1 }
       case .marker(let offset, _):
         guard !shifted else { continue }
-        let frame = try scanner.frame(at: offset, size: JournalFrame.markerSize)
-        try fileSystem.write(output, frame, at: outputEnd)
-        outputEnd += UInt64(frame.count)
+        try output.append(try scanner.frame(at: offset, size: JournalFrame.markerSize))
       case .damage(let offset):
         let claim = try scanner.durableClaim(after: offset)
         if isActive && claim <= offset { break walk }  // a torn tail: dropped
@@ -119,16 +113,12 @@ extension JournalOpener {
         scanner.offset = next
       }
     }
-    let marker = JournalFrame.marker(
-      durableSequence: lastSequence, durableEnd: outputEnd, segmentFirst: first,
-      position: outputEnd)
-    try fileSystem.write(output, marker, at: outputEnd)
-    try fileSystem.sync(output)
-    outputOpen = false
-    try fileSystem.close(output)
-    try fileSystem.syncDirectory(directory)
-    try fileSystem.rename(temporary, to: path)
-    try fileSystem.syncDirectory(directory)
+    try output.append(
+      JournalFrame.marker(
+        durableSequence: lastSequence, durableEnd: output.end, segmentFirst: first,
+        position: output.end))
+    // The quarantine copies' names are made durable before the rename.
+    try output.commit(as: path, syncDirectoryFirst: true)
     report.quarantinedFiles += quarantined
     report.quarantinedBytes += damagedBytes
     report.salvagedRecords += kept

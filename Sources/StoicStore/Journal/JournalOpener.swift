@@ -243,6 +243,51 @@ struct JournalOpener {
     return (reader.previousSequence, reader.peakBytes, Int(reader.records))
   }
 
+  /// Checks a sealed compressed segment's header and trailer only. Its blocks are not read:
+  /// the `.zst` was renamed into place only after it was durable, and every block is checked
+  /// by its CRC when a reader reaches it (a damaged block is refused then, with
+  /// ``StoreError/Code/corrupt``). So open costs the active segment, not the backlog.
+  private func checkCompressedEnds(_ segment: JournalCore.Sealed) throws(StoreError) -> (
+    lastSequence: UInt64, peak: Int, records: Int
+  ) {
+    let path = Path.join(directory, segment.name)
+    func corrupt(_ why: String, at offset: UInt64) -> StoreError {
+      StoreError(
+        .corrupt, "compressed journal segment is damaged at offset \(offset): \(why)",
+        path: path, cause: JournalDamage(path: path, offset: offset, length: 0))
+    }
+    let handle = try fileSystem.open(path, .readOnly)
+    defer { try? fileSystem.close(handle) }
+    let size = try fileSystem.size(handle)
+    let headerSize = JournalCompressedSegment.headerSize
+    let trailerSize = JournalCompressedSegment.blockHeaderSize + 16
+    guard size >= UInt64(headerSize + trailerSize) else {
+      throw corrupt("the segment ends without its trailer", at: 0)
+    }
+    let header = try fileSystem.read(handle, count: headerSize, at: 0)
+    guard header.count == headerSize,
+      Array(header[0..<4]) == JournalCompressedSegment.magic, header[4] == 1,
+      JournalFrame.loadLE64(header, 8) == segment.first,
+      CRC32C.checksum(Array(header[0..<16])) == JournalFrame.loadLE32(header, 16)
+    else { throw corrupt("bad segment header", at: 0) }
+    let trailerOffset = size - UInt64(trailerSize)
+    let trailer = try fileSystem.read(handle, count: trailerSize, at: trailerOffset)
+    let blockHeader = JournalCompressedSegment.blockHeaderSize
+    guard trailer.count == trailerSize,
+      trailer[0] == JournalCompressedSegment.kindTrailer,
+      JournalFrame.loadLE32(trailer, 4) == 16, JournalFrame.loadLE32(trailer, 8) == 16,
+      CRC32C.checksum(
+        Array(trailer[blockHeader...]), continuing: CRC32C.checksum(Array(trailer[0..<12])))
+        == JournalFrame.loadLE32(trailer, 12)
+    else { throw corrupt("trailer checksum mismatch", at: trailerOffset) }
+    let records = JournalFrame.loadLE64(trailer, blockHeader)
+    let lastSequence = JournalFrame.loadLE64(trailer, blockHeader + 8)
+    guard records <= UInt64(Int.max), lastSequence <= JournalFrame.maximumSequence else {
+      throw corrupt("trailer values out of range", at: trailerOffset)
+    }
+    return (lastSequence, headerSize + trailerSize, Int(records))
+  }
+
   /// Checks a compressed segment; a damaged one is refused, or quarantined whole by salvage
   /// (then `lastSequence` is `nil`).
   private func verifyCompressed(
@@ -255,8 +300,14 @@ struct JournalOpener {
           .corrupt, "compressed segment overlaps the sequences before it", path: path,
           cause: JournalDamage(path: path, offset: 0, length: 0))
       }
-      let outcome = try readAllCompressed(segment)
-      return (outcome.lastSequence, outcome.peak, outcome.records)
+      let outcome = try checkCompressedEnds(segment)
+      guard outcome.records == 0 || outcome.lastSequence >= segment.first else {
+        let path = Path.join(directory, segment.name)
+        throw StoreError(
+          .corrupt, "compressed segment trailer claims sequences before the segment",
+          path: path, cause: JournalDamage(path: path, offset: 0, length: 0))
+      }
+      return (max(outcome.lastSequence, segment.first - 1), outcome.peak, outcome.records)
     } catch {
       let path = Path.join(directory, segment.name)
       let size = ((try? fileSystem.fileSize(path)) ?? nil) ?? 0

@@ -13,7 +13,14 @@ public struct JournalOptions: Sendable {
   public var readWindow: Int
   /// Whether sealed segments are rewritten as zstd-compressed blocks. Default `true`.
   public var compressSealedSegments: Bool
-  /// The zstd level for sealed segments and snapshots. Default ``Zstd/defaultLevel``.
+  /// Whether sealed segments are compressed on a background queue (`true`, the default) or by
+  /// the append that seals them (`false`: deterministic, for crash exploration on a simulated
+  /// disk). The files and the crash-safety of the sequence are the same either way; only who
+  /// waits for it differs. ``Journal/compressSealedSegments()`` waits for the background work.
+  public var backgroundMaintenance: Bool
+  /// The zstd level for sealed segments and snapshots. Default ``defaultCompressionLevel``
+  /// (1): on log records it compresses about as well as level 3 (4.46× vs 4.43× on the
+  /// benchmark's corpus in 64 KiB blocks) and about 20 % faster.
   public var compressionLevel: Int32
   /// Whether open salvages damaged durable data (quarantines the damaged bytes, keeps every
   /// valid later record, reports ``EventCatalog/journalSalvaged``) instead of refusing with
@@ -22,6 +29,9 @@ public struct JournalOptions: Sendable {
   /// Deliberate defects for the crash suite's mutation tests; empty in real use.
   package var mutations: Set<JournalMutation>
 
+  /// The journal's default zstd level: 1.
+  public static let defaultCompressionLevel: Int32 = 1
+
   /// Creates options; every parameter has the default described on its property.
   public init(
     syncPolicy: SyncPolicy = .always,
@@ -29,9 +39,11 @@ public struct JournalOptions: Sendable {
     segmentSize: UInt64 = 8 << 20,
     readWindow: Int = 64 << 10,
     compressSealedSegments: Bool = true,
-    compressionLevel: Int32 = Zstd.defaultLevel,
-    salvage: Bool = false
+    compressionLevel: Int32 = JournalOptions.defaultCompressionLevel,
+    salvage: Bool = false,
+    backgroundMaintenance: Bool = true
   ) {
+    self.backgroundMaintenance = backgroundMaintenance
     self.syncPolicy = syncPolicy
     self.maxRecordSize = maxRecordSize
     self.segmentSize = segmentSize

@@ -1,0 +1,75 @@
+import Dispatch
+
+extension Journal {
+  /// Compresses every sealed `.log` segment now, on the calling thread, and returns when none
+  /// is left; a background run in progress is waited for first. Tests and benchmarks call it
+  /// to wait for maintenance deterministically; with
+  /// ``JournalOptions/backgroundMaintenance`` off, appends already compress as they seal, so
+  /// it only finishes what a failure or a crash left behind.
+  ///
+  /// Each segment is rewritten exactly as safely as inline: the `.zst` goes to a temporary
+  /// that is synced, renamed into place and made durable by a directory sync before the journal
+  /// switches to it, and only then is the `.log` removed. Appends and readers go on meanwhile
+  /// (a reader that finds the `.log` gone reads the `.zst`); dropping data and ``close()``
+  /// wait for the segment in progress.
+  ///
+  /// Does nothing when ``JournalOptions/compressSealedSegments`` is off.
+  /// - Throws: ``StoreError/Code/closed`` after ``close()``; ``StoreError/Code/poisoned``;
+  ///   the file system's errors or ``StoreError/Code/corrupt`` for a damaged sealed `.log`
+  ///   (which then stays as it is).
+  public func compressSealedSegments() throws(StoreError) {
+    guard options.compressSealedSegments else { return }
+    while try compressOneSealedSegment() {}
+  }
+
+  /// Compresses the oldest sealed `.log` segment, holding the maintenance lock only for that
+  /// one (so ``close()`` waits for at most one segment). Returns whether there was one.
+  private func compressOneSealedSegment() throws(StoreError) -> Bool {
+    try withMaintenancePaused { () throws(StoreError) -> Bool in
+      let job = try state.withLock {
+        (core) throws(StoreError) -> (segment: JournalCore.Sealed, previous: UInt64)? in
+        try core.checkUsable(directory)
+        guard let index = core.sealed.firstIndex(where: { $0.kind == .log }) else { return nil }
+        let previous = index > 0 ? (core.sealed[index - 1].first - 1) : 0
+        return (core.sealed[index], previous)
+      }
+      guard let job else { return false }
+      let file = try compressSegmentFile(job.segment, previous: job.previous)
+      state.withLock { core in
+        // Nothing else removes or replaces sealed segments while the maintenance lock is held.
+        if let index = core.sealed.firstIndex(of: job.segment) {
+          core.sealed[index] = JournalCore.Sealed(
+            first: job.segment.first, kind: .compressed, name: file.name)
+        }
+      }
+      try publishCompressed(job.segment, file: file)
+      return true
+    }
+  }
+
+  /// Runs ``compressSealedSegments()`` on a background queue unless a run is already
+  /// scheduled. A failure leaves the `.log` in place (as good as compressed) for a later run.
+  func scheduleMaintenance() {
+    let schedule = state.withLock { core -> Bool in
+      guard !core.maintenanceScheduled, !core.closed else { return false }
+      core.maintenanceScheduled = true
+      return true
+    }
+    guard schedule else { return }
+    DispatchQueue.global(qos: .utility).async { [weak self] in
+      guard let self else { return }
+      self.state.withLock { $0.maintenanceScheduled = false }
+      try? self.compressSealedSegments()
+    }
+  }
+
+  /// Runs `body` holding the maintenance lock, so no segment is being compressed meanwhile
+  /// (dropping data and closing must not remove or abandon a segment in the middle of it).
+  func withMaintenancePaused<Result>(_ body: () throws(StoreError) -> Result)
+    throws(StoreError) -> Result
+  {
+    maintenanceLock.wait()
+    defer { maintenanceLock.signal() }
+    return try body()
+  }
+}

@@ -1,13 +1,14 @@
 /// The SplitMix64 generator: tiny, fast and fully determined by its seed, so that sampled
-/// crash images and garbage bytes are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
+/// crash images and garbage bytes are the same on every run. Public so that tests built on
+/// `StoicTesting` can draw reproducible random data the same way.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
-  /// A generator starting from `seed`.
-  init(seed: UInt64) { state = seed }
+  /// A generator starting from `seed`; the same seed gives the same sequence on every run.
+  public init(seed: UInt64) { state = seed }
 
   /// The next 64 random bits.
-  mutating func next() -> UInt64 {
+  public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     return SplitMix64.finalize(state)
   }

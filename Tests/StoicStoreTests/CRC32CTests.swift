@@ -1,19 +1,9 @@
 import StoicStore
+import StoicTesting
 import Testing
 
 @Suite("CRC32C: published vectors, hardware and portable agree, chaining")
 struct CRC32CTests {
-  /// A small deterministic generator, so a failure reproduces.
-  struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
 
   /// The CRC computed bit by bit from the reflected polynomial 0x82F63B78: a reference that
   /// shares no table or instruction with the code under test.
@@ -27,7 +17,7 @@ struct CRC32CTests {
   }
 
   static func random(count: Int, seed: UInt64) -> [UInt8] {
-    var generator = SplitMix64(state: seed)
+    var generator = SplitMix64(seed: seed)
     return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
   }
 

@@ -1,23 +1,13 @@
 import StoicStore
+import StoicTesting
 import Testing
 
 @Suite("Zstd: round trips, bounded output, bad input refused with a typed error")
 struct ZstdTests {
-  /// A small deterministic generator, so a failure reproduces.
-  struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
 
   /// Lines that look like a service's logs: timestamps, levels, ids, paths and durations.
   static func logText(bytes target: Int, seed: UInt64) -> [UInt8] {
-    var generator = SplitMix64(state: seed)
+    var generator = SplitMix64(seed: seed)
     let levels = ["INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"]
     let routes = ["/api/v1/items", "/api/v1/users", "/healthz", "/api/v2/orders", "/metrics"]
     let statuses = ["200", "200", "200", "201", "204", "404", "500", "503"]
@@ -99,7 +89,7 @@ struct ZstdTests {
 
   @Test("garbage, empty and truncated input throw corrupt")
   func garbageAndTruncated() throws {
-    var generator = SplitMix64(state: 11)
+    var generator = SplitMix64(seed: 11)
     let garbage = (0..<1_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
     for input in [garbage, [], Array("not zstd at all".utf8), [0x28, 0xB5, 0x2F, 0xFD]] {
       let error = try #require(throws: StoreError.self) {

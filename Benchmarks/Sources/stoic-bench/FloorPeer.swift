@@ -59,3 +59,29 @@ enum FloorPeer {
     }
   }
 }
+
+extension FloorPeer {
+  /// Each record framed like the journal's (16-byte header, CRC32C) and copied into a
+  /// `MAP_SHARED` mapping of a preallocated file: process-crash safe with no system call per
+  /// record (see ``MappedAppender``).
+  static func mmapShared(_ workload: Workload, in directory: String, latencies: Bool = false)
+    throws -> RunSample
+  {
+    var appender = try MappedAppender(path: directory + "/mmap-shared.dat")
+    return try RunSample.timing(count: workload.count, latencies: latencies) { index in
+      try appender.append(workload.payload(index))
+    }
+  }
+
+  /// The same as ``mmapShared(_:in:latencies:)`` plus `msync(MS_SYNC)` of the new pages after
+  /// every `k` records (and after the last): power-loss safe at that cadence.
+  static func mmapMsync(_ workload: Workload, every k: Int, in directory: String) throws
+    -> RunSample
+  {
+    var appender = try MappedAppender(path: directory + "/mmap-msync.dat", syncs: true)
+    return try RunSample.timing(count: workload.count, latencies: false) { index in
+      try appender.append(workload.payload(index))
+      if (index + 1) % k == 0 || index + 1 == workload.count { try appender.sync() }
+    }
+  }
+}

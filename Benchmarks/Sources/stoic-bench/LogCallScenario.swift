@@ -2,7 +2,8 @@
 ///
 /// Stoic appends each record with ``SyncPolicy/never`` (the record is in the kernel when the
 /// call returns); peers: a bare `pwrite` per record and SQLite WAL `synchronous=NORMAL` with one
-/// row per transaction.
+/// row per transaction; and, as the floor below one system call per record, journal-style
+/// frames copied into a `MAP_SHARED` file mapping (`mmap-shared`).
 struct LogCallScenario: Scenario {
   let id = "log-call"
 
@@ -15,10 +16,12 @@ struct LogCallScenario: Scenario {
       _ = try StoicContender.appendPerRecord(warmUp, policy: .never, in: directory)
       _ = try FloorPeer.pwrite(warmUp, in: directory)
       _ = try SQLitePeer.normalPerRow(warmUp, in: directory)
+      _ = try FloorPeer.mmapShared(warmUp, in: directory)
     }
     var stoic: [Double] = []
     var pwrite: [Double] = []
     var sqlite: [Double] = []
+    var mapped: [Double] = []
     var latencies: [String: [LatencyPercentiles]] = [:]
     func record(_ name: String, _ sample: RunSample, into figures: inout [Double]) {
       figures.append(sample.recordsPerSecond)
@@ -36,6 +39,9 @@ struct LogCallScenario: Scenario {
         record(
           "sqlite-normal", try SQLitePeer.normalPerRow(workload, in: directory, latencies: true),
           into: &sqlite)
+        record(
+          "mmap-shared", try FloorPeer.mmapShared(workload, in: directory, latencies: true),
+          into: &mapped)
       }
     }
     var result = BenchResult(
@@ -45,14 +51,21 @@ struct LogCallScenario: Scenario {
     result.peers = [
       .init(name: "pwrite", summary: Summary(pwrite)),
       .init(name: "sqlite-normal", summary: Summary(sqlite)),
+      .init(name: "mmap-shared", summary: Summary(mapped)),
     ]
     result.latency = LatencyPercentiles.median(of: latencies["stoic"] ?? [])
-    result.notes = ["pwrite", "sqlite-normal"].map { name in
+    result.notes = ["pwrite", "sqlite-normal", "mmap-shared"].map { name in
       let peer = LatencyPercentiles.median(of: latencies[name] ?? [])
       return "\(name) latency per call: p50 \(Format.number(peer.p50)) ns, "
         + "p99 \(Format.number(peer.p99)) ns, p999 \(Format.number(peer.p999)) ns"
     }
-    result.notes.append("every call is timed with clock_gettime(CLOCK_MONOTONIC) for all three")
+    result.notes.append("every call is timed with clock_gettime(CLOCK_MONOTONIC) for all four")
+    let mappedMedian = Summary(mapped).median
+    result.notes.append(
+      "mmap-shared (a peer, not Stoic): \(Format.ratio(mappedMedian / Summary(sqlite).median)) "
+        + "sqlite-normal, \(Format.ratio(mappedMedian / Summary(pwrite).median)) pwrite "
+        + "(16-byte frame + CRC32C copied into a MAP_SHARED mapping of a preallocated file, "
+        + "\(MappedAppender.chunkSize >> 20) MiB windows)")
     result.notes.append(
       try context.inFreshDirectory(id) {
         try StoicContender.profiledAppendPerRecord(workload, policy: .never, in: $0).line()

@@ -68,9 +68,12 @@ extension FloorPeer {
     throws -> RunSample
   {
     var appender = try MappedAppender(path: directory + "/mmap-shared.dat")
-    return try RunSample.timing(count: workload.count, latencies: latencies) { index in
+    let faultsBefore = MinorFaults.now()
+    var sample = try RunSample.timing(count: workload.count, latencies: latencies) { index in
       try appender.append(workload.payload(index))
     }
+    sample.minorFaults = MinorFaults.now() - faultsBefore
+    return sample
   }
 
   /// The same as ``mmapShared(_:in:latencies:)`` plus `msync(MS_SYNC)` of the new pages after

@@ -22,6 +22,7 @@ struct LogCallScenario: Scenario {
     var pwrite: [Double] = []
     var sqlite: [Double] = []
     var mapped: [Double] = []
+    var mappedFaults: [Double] = []
     var latencies: [String: [LatencyPercentiles]] = [:]
     func record(_ name: String, _ sample: RunSample, into figures: inout [Double]) {
       figures.append(sample.recordsPerSecond)
@@ -39,9 +40,9 @@ struct LogCallScenario: Scenario {
         record(
           "sqlite-normal", try SQLitePeer.normalPerRow(workload, in: directory, latencies: true),
           into: &sqlite)
-        record(
-          "mmap-shared", try FloorPeer.mmapShared(workload, in: directory, latencies: true),
-          into: &mapped)
+        let mappedSample = try FloorPeer.mmapShared(workload, in: directory, latencies: true)
+        record("mmap-shared", mappedSample, into: &mapped)
+        mappedFaults.append(Double(mappedSample.minorFaults ?? 0))
       }
     }
     var result = BenchResult(
@@ -65,7 +66,8 @@ struct LogCallScenario: Scenario {
       "mmap-shared (a peer, not Stoic): \(Format.ratio(mappedMedian / Summary(sqlite).median)) "
         + "sqlite-normal, \(Format.ratio(mappedMedian / Summary(pwrite).median)) pwrite "
         + "(16-byte frame + CRC32C copied into a MAP_SHARED mapping of a preallocated file, "
-        + "\(MappedAppender.chunkSize >> 20) MiB windows)")
+        + "\(MappedAppender.chunkSize >> 20) MiB windows; "
+        + "\(Format.number(Summary(mappedFaults).median)) minor page faults per run, median)")
     result.notes.append(
       try context.inFreshDirectory(id) {
         try StoicContender.profiledAppendPerRecord(workload, policy: .never, in: $0).line()

@@ -6,6 +6,8 @@ struct RunSample {
   let records: Int
   /// Per-call latencies in nanoseconds, when they were recorded.
   var latencies: [UInt64]? = nil
+  /// Minor page faults of the process during the loop, when they were counted.
+  var minorFaults: Int? = nil
 
   var recordsPerSecond: Double { Double(records) / seconds }
 

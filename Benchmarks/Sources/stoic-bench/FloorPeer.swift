@@ -73,6 +73,7 @@ extension FloorPeer {
       try appender.append(workload.payload(index))
     }
     sample.minorFaults = MinorFaults.now() - faultsBefore
+    sample.mappedWindows = appender.remaps
     return sample
   }
 
@@ -82,9 +83,11 @@ extension FloorPeer {
     -> RunSample
   {
     var appender = try MappedAppender(path: directory + "/mmap-msync.dat", syncs: true)
-    return try RunSample.timing(count: workload.count, latencies: false) { index in
+    var sample = try RunSample.timing(count: workload.count, latencies: false) { index in
       try appender.append(workload.payload(index))
       if (index + 1) % k == 0 || index + 1 == workload.count { try appender.sync() }
     }
+    sample.mappedWindows = appender.remaps
+    return sample
   }
 }

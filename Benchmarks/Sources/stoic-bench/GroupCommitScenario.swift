@@ -16,9 +16,11 @@ struct GroupCommitScenario: Scenario {
       count: context.quick ? 20_000 : 100_000)
     let perRecordSync = workload.with(count: context.quick ? 300 : 2_000)
     var samples: [String: [Double]] = [:]
+    var mappedWindows = 0
     func measure(_ name: String, _ body: (String) throws -> RunSample) throws {
       let sample = try context.inFreshDirectory(id) { try body($0) }
       samples[name, default: []].append(sample.recordsPerSecond)
+      if let windows = sample.mappedWindows { mappedWindows = windows }
     }
     for run in 1...context.runs {
       context.progress("group-commit run \(run)/\(context.runs)")
@@ -65,7 +67,8 @@ struct GroupCommitScenario: Scenario {
     result.notes = [
       "stoic reaches \(Format.ratio(fraction)) of buffered-fdatasync (reported, no target)",
       "mmap-msync (a peer, not Stoic: frames copied into a MAP_SHARED mapping, msync(MS_SYNC) "
-        + "every \(cadence) records): " + mappedRatios.joined(separator: ", "),
+        + "every \(cadence) records, \(mappedWindows) windows of "
+        + "\(MappedAppender.chunkSize >> 20) MiB per run): " + mappedRatios.joined(separator: ", "),
       breakdown.line(), breakdown.syncLine(),
     ]
     return [result]

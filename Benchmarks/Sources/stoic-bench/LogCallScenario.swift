@@ -23,6 +23,7 @@ struct LogCallScenario: Scenario {
     var sqlite: [Double] = []
     var mapped: [Double] = []
     var mappedFaults: [Double] = []
+    var mappedWindows = 0
     var latencies: [String: [LatencyPercentiles]] = [:]
     func record(_ name: String, _ sample: RunSample, into figures: inout [Double]) {
       figures.append(sample.recordsPerSecond)
@@ -43,6 +44,7 @@ struct LogCallScenario: Scenario {
         let mappedSample = try FloorPeer.mmapShared(workload, in: directory, latencies: true)
         record("mmap-shared", mappedSample, into: &mapped)
         mappedFaults.append(Double(mappedSample.minorFaults ?? 0))
+        mappedWindows = mappedSample.mappedWindows ?? 0
       }
     }
     var result = BenchResult(
@@ -66,8 +68,9 @@ struct LogCallScenario: Scenario {
       "mmap-shared (a peer, not Stoic): \(Format.ratio(mappedMedian / Summary(sqlite).median)) "
         + "sqlite-normal, \(Format.ratio(mappedMedian / Summary(pwrite).median)) pwrite "
         + "(16-byte frame + CRC32C copied into a MAP_SHARED mapping of a preallocated file, "
-        + "\(MappedAppender.chunkSize >> 20) MiB windows; "
-        + "\(Format.number(Summary(mappedFaults).median)) minor page faults per run, median)")
+        + "\(mappedWindows) windows of \(MappedAppender.chunkSize >> 20) MiB per run; "
+        + "\(Format.number(Summary(mappedFaults).median)) minor page faults per run, median, "
+        + "the timing's own latency array included)")
     result.notes.append(
       try context.inFreshDirectory(id) {
         try StoicContender.profiledAppendPerRecord(workload, policy: .never, in: $0).line()

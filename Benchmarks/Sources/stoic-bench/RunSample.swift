@@ -8,6 +8,8 @@ struct RunSample {
   var latencies: [UInt64]? = nil
   /// Minor page faults of the process during the loop, when they were counted.
   var minorFaults: Int? = nil
+  /// Windows a mapped peer mapped during the loop (the first included).
+  var mappedWindows: Int? = nil
 
   var recordsPerSecond: Double { Double(records) / seconds }
 

@@ -362,15 +362,7 @@ struct JournalGroupCommitSharingTests {
     let before = disk.syncs
     let threads = 4
     let perThread = 20
-    // Real threads: a dispatch pool on two cores would run only two appenders at a time.
-    let done = DispatchSemaphore(value: 0)
-    for thread in 0..<threads {
-      Thread.detachNewThread {
-        for index in 0..<perThread { _ = try? journal.append([UInt8(thread), UInt8(index)]) }
-        done.signal()
-      }
-    }
-    for _ in 0..<threads { done.wait() }
+    Self.appendFromThreads(journal, threads: threads, perThread: perThread)
     let syncs = disk.syncs - before
     #expect(journal.durableSequence == UInt64(threads * perThread))
     #expect(syncs <= threads * perThread / 2, "\(syncs) syncs for \(threads * perThread) appends")
@@ -403,6 +395,16 @@ struct JournalGroupCommitSharingTests {
     let before = disk.syncs
     let threads = 8
     let perThread = 10
+    Self.appendFromThreads(journal, threads: threads, perThread: perThread)
+    let syncs = disk.syncs - before
+    #expect(journal.durableSequence == UInt64(threads * perThread))
+    #expect(syncs <= threads * perThread / 2, "\(syncs) syncs for \(threads * perThread) appends")
+    try journal.close()
+  }
+
+  /// Appends `perThread` records from each of `threads` real threads and waits for all of them.
+  /// Real threads: a dispatch pool on two cores would run only two appenders at a time.
+  static func appendFromThreads(_ journal: Journal, threads: Int, perThread: Int) {
     let done = DispatchSemaphore(value: 0)
     for thread in 0..<threads {
       Thread.detachNewThread {
@@ -411,9 +413,5 @@ struct JournalGroupCommitSharingTests {
       }
     }
     for _ in 0..<threads { done.wait() }
-    let syncs = disk.syncs - before
-    #expect(journal.durableSequence == UInt64(threads * perThread))
-    #expect(syncs <= threads * perThread / 2, "\(syncs) syncs for \(threads * perThread) appends")
-    try journal.close()
   }
 }

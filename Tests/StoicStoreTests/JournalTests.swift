@@ -353,17 +353,11 @@ final class JournalSyncCountingFileSystem: FileSystem {
 struct JournalGroupCommitSharingTests {
   @Test("concurrent appenders under group commit need far fewer syncs than appends")
   func sharedSyncs() throws {
-    let disk = JournalSyncCountingFileSystem(
-      SimulatedFileSystem(), syncLatency: .milliseconds(10))
-    let journal = try Journal.open(
-      directory: JournalTestSupport.directory, fileSystem: disk,
-      options: JournalOptions(syncPolicy: .groupCommit(maxDelay: .milliseconds(500), maxRecords: 4))
-    )
-    let before = disk.syncs
     let threads = 4
     let perThread = 20
-    Self.appendFromThreads(journal, threads: threads, perThread: perThread)
-    let syncs = disk.syncs - before
+    let (syncs, journal) = try Self.syncsForConcurrentAppends(
+      .groupCommit(maxDelay: .milliseconds(500), maxRecords: 4), threads: threads,
+      perThread: perThread)
     #expect(journal.durableSequence == UInt64(threads * perThread))
     // Without sharing every append would sync (threads * perThread); the margin below that
     // absorbs scheduling on a loaded machine, where fewer appenders arrive during a sync.
@@ -390,22 +384,32 @@ struct JournalGroupCommitSharingTests {
 
   @Test("concurrent durable appenders with no gathering delay still share syncs")
   func sharedSyncsWithoutDelay() throws {
-    let disk = JournalSyncCountingFileSystem(
-      SimulatedFileSystem(), syncLatency: .milliseconds(10))
-    let journal = try Journal.open(
-      directory: JournalTestSupport.directory, fileSystem: disk,
-      options: JournalOptions(syncPolicy: .groupCommit(maxDelay: .zero, maxRecords: 1000)))
-    let before = disk.syncs
     let threads = 8
     let perThread = 10
-    Self.appendFromThreads(journal, threads: threads, perThread: perThread)
-    let syncs = disk.syncs - before
+    let (syncs, journal) = try Self.syncsForConcurrentAppends(
+      .groupCommit(maxDelay: .zero, maxRecords: 1000), threads: threads, perThread: perThread)
     #expect(journal.durableSequence == UInt64(threads * perThread))
     // Without sharing every append would sync (threads * perThread); the margin below that
     // absorbs scheduling on a loaded machine, where fewer appenders arrive during a sync.
     #expect(
       syncs <= threads * perThread * 3 / 4, "\(syncs) syncs for \(threads * perThread) appends")
     try journal.close()
+  }
+
+  /// Opens a journal under `policy` on a disk whose syncs take 10 ms (like a device flush),
+  /// appends from real threads, and returns the syncs those appends needed, with the journal
+  /// (still open).
+  static func syncsForConcurrentAppends(
+    _ policy: SyncPolicy, threads: Int, perThread: Int
+  ) throws -> (syncs: Int, journal: Journal) {
+    let disk = JournalSyncCountingFileSystem(
+      SimulatedFileSystem(), syncLatency: .milliseconds(10))
+    let journal = try Journal.open(
+      directory: JournalTestSupport.directory, fileSystem: disk,
+      options: JournalOptions(syncPolicy: policy))
+    let before = disk.syncs
+    appendFromThreads(journal, threads: threads, perThread: perThread)
+    return (disk.syncs - before, journal)
   }
 
   /// Appends `perThread` records from each of `threads` real threads and waits for all of them.

@@ -17,12 +17,7 @@ extension Journal {
   ///   ``StoreError/Code/closed`` after ``close()``.
   @discardableResult
   public func append(_ payload: [UInt8], durable: Bool = false) throws(StoreError) -> UInt64 {
-    guard payload.count <= options.maxRecordSize else {
-      throw StoreError(
-        .invalidArgument,
-        "record of \(payload.count) bytes exceeds maxRecordSize \(options.maxRecordSize)",
-        path: directory)
-    }
+    try checkRecordSize(payload.count)
     let frameBytes = JournalFrame.recordSize(payloadCount: payload.count)
     return try append(records: 1, frameBytes: frameBytes, durable: durable) { buffer, first in
       JournalFrame.appendRecord(sequence: first, payload: payload, to: &buffer)
@@ -46,12 +41,7 @@ extension Journal {
   {
     var frameBytes = 0
     for payload in payloads {
-      guard payload.count <= options.maxRecordSize else {
-        throw StoreError(
-          .invalidArgument,
-          "record of \(payload.count) bytes exceeds maxRecordSize \(options.maxRecordSize)",
-          path: directory)
-      }
+      try checkRecordSize(payload.count)
       frameBytes += JournalFrame.recordSize(payloadCount: payload.count)
     }
     return try append(records: payloads.count, frameBytes: frameBytes, durable: durable) {
@@ -59,6 +49,16 @@ extension Journal {
       for (index, payload) in payloads.enumerated() {
         JournalFrame.appendRecord(sequence: first + UInt64(index), payload: payload, to: &buffer)
       }
+    }
+  }
+
+  /// Refuses a payload larger than ``JournalOptions/maxRecordSize`` before anything is written.
+  private func checkRecordSize(_ count: Int) throws(StoreError) {
+    guard count <= options.maxRecordSize else {
+      throw StoreError(
+        .invalidArgument,
+        "record of \(count) bytes exceeds maxRecordSize \(options.maxRecordSize)",
+        path: directory)
     }
   }
 

@@ -151,18 +151,32 @@ extension Journal {
     return Written(sequences: first..<(first + count), waits: waits, rolled: rolled)
   }
 
-  /// Writes `frames` at the active end, rolling back to it on failure (truncate, then sync;
-  /// poisoning the journal if even the rollback fails). Updates the core in place.
+  /// Writes `frames` at the active end: copied into the segment's mapping when appends are
+  /// mapped (growing it first if needed), else with one positional write, rolled back to the
+  /// old end on failure (truncate, then sync; poisoning the journal if even the rollback
+  /// fails). Updates the core in place.
   func writeFrames(_ frames: [UInt8], core: inout JournalCore) throws(StoreError) {
     guard let handle = core.active?.handle, let end = core.active?.end else {
       throw StoreError(.closed, "the journal has no active segment", path: directory)
+    }
+    let newEnd = end + UInt64(frames.count)
+    if let mapping = mapping(covering: newEnd, core: &core) {
+      // A mapped write either copies every byte or none (it only refuses a range outside
+      // the mapping), so there is nothing to roll back.
+      try frames.withStoreBytes { (bytes) throws(StoreError) in
+        try mapping.write(bytes, at: end)
+      }
+      core.active?.end = newEnd
+      return
     }
     do {
       try fileSystem.write(handle, frames, at: end)
     } catch {
       // The rollback is made durable at once: otherwise a crash could keep the partial write
-      // without the truncate, and a failed record would reappear.
+      // without the truncate, and a failed record would reappear. A mapping must not outlive
+      // the cut (a write beyond the end of a mapped file is fatal), so it is closed first.
       do {
+        try releaseMapping(core: &core)
         try fileSystem.truncate(handle, to: end)
         try fileSystem.sync(handle)
       } catch let rollback {
@@ -173,7 +187,45 @@ extension Journal {
       }
       throw error
     }
-    core.active?.end = end + UInt64(frames.count)
+    core.active?.end = newEnd
+  }
+
+  /// The active segment's mapping, grown (4 KiB, doubling, up to the segment size or the
+  /// frame that needs more) so that it covers `[0, end)`; `nil` when appends are not mapped.
+  /// A mapping that cannot be made turns mapped appends off for good (event
+  /// ``EventCatalog/journalMappingUnavailable``); the caller then writes positionally.
+  func mapping(covering end: UInt64, core: inout JournalCore) -> (any FileMapping)? {
+    guard core.mappingEnabled, let active = core.active else { return nil }
+    if let mapping = active.mapping, mapping.length >= end { return mapping }
+    let current = active.mapping?.length ?? 0
+    var length = max(current * 2, Self.firstMappingLength)
+    length = min(length, max(options.segmentSize, end))
+    length = max(length, end)
+    do throws(StoreError) {
+      try releaseMapping(core: &core)
+      let mapping = try fileSystem.map(active.handle, length: length)
+      core.active?.mapping = mapping
+      return mapping
+    } catch {
+      core.mappingEnabled = false
+      events.emit(
+        EventCatalog.journalMappingUnavailable, .warning,
+        [("path", active.path), ("error", String(describing: error))])
+      return nil
+    }
+  }
+
+  /// The first length an active segment is mapped (and preallocated) with: one page, 4 KiB.
+  /// Doubling from there reaches an 8 MiB segment in 11 steps, and a journal that holds a few
+  /// records keeps a few KiB of zeros at most.
+  static let firstMappingLength: UInt64 = 4 << 10
+
+  /// Closes the active segment's mapping, if any. The file keeps its preallocated zero tail
+  /// until ``trimPreallocation(core:)``.
+  func releaseMapping(core: inout JournalCore) throws(StoreError) {
+    guard let mapping = core.active?.mapping else { return }
+    core.active?.mapping = nil
+    try mapping.close()
   }
 
   /// Makes every record appended so far durable.

@@ -152,17 +152,33 @@ extension Journal {
     core.unsyncedRecords = 0
   }
 
-  /// Makes the active segment complete: data durable and covered by a durable marker.
+  /// Makes the active segment complete: data durable and covered by a durable marker, its
+  /// mapping closed and its preallocated zero tail cut (durably), so that a sealed segment ends
+  /// exactly at its last frame.
   func sealActiveLocked(core: inout JournalCore) throws(StoreError) {
     guard let active = core.active else { return }
     if active.end > active.syncedEnd || core.durableSequence < core.lastSequence {
       try syncActiveLocked(core: &core)
     }
+    var mustSync = false
     if core.markedSequence < core.lastSequence, core.lastSequence >= active.first {
       let end = core.active?.end ?? active.end
       writeMarker(core: &core, durableSequence: core.lastSequence, durableEnd: end)
-      try syncActiveLocked(core: &core)
+      mustSync = true
     }
+    if try trimPreallocation(core: &core) { mustSync = true }
+    if mustSync { try syncActiveLocked(core: &core) }
+  }
+
+  /// Closes the active segment's mapping and cuts the file at the active end if it is longer
+  /// (the zeros a mapping preallocated, or left from before a crash). Returns whether it cut.
+  func trimPreallocation(core: inout JournalCore) throws(StoreError) -> Bool {
+    guard let active = core.active else { return false }
+    try releaseMapping(core: &core)
+    if options.mutations.contains(.keepPreallocationOnSeal) { return false }
+    guard try fileSystem.size(active.handle) > active.end else { return false }
+    try fileSystem.truncate(active.handle, to: active.end)
+    return true
   }
 
   /// Seals the active segment, starts the next one (durable name), and optionally compresses

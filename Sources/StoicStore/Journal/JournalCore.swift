@@ -19,7 +19,15 @@ struct JournalCore {
     var end: UInt64
     /// Bytes `[0, syncedEnd)` are durable.
     var syncedEnd: UInt64
+    /// The shared mapping frames are copied into, covering `[0, mapping.length)` of the file
+    /// (preallocated; zeros beyond ``end``), or `nil` while none is made.
+    var mapping: (any FileMapping)?
   }
+
+  /// Whether appends write through a file mapping; turned off for the rest of the journal's
+  /// life when a mapping cannot be made (the file system cannot map files, or no space could
+  /// be reserved), after which positional writes are used.
+  var mappingEnabled = true
 
   var active: Active?
   /// The reused buffer appends encode their frames into.

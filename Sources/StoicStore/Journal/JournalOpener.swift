@@ -66,6 +66,7 @@ struct JournalOpener {
     if directoryChanged { try fileSystem.syncDirectory(directory) }
 
     var core = JournalCore()
+    core.mappingEnabled = options.mappedAppends
     core.lowWater = lowWater
     var previous: UInt64 = 0
     var windowPeak = 0

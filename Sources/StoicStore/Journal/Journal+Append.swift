@@ -83,7 +83,7 @@ extension Journal {
       throw StoreError(.other, "journal append could not roll its segment", path: directory)
     }
     if written.sequences.isEmpty { return written.sequences }
-    if written.rolled { scheduleMaintenance() }
+    if written.rolled, options.backgroundMaintenance { scheduleSeal() }
     if written.waits {
       try awaitDurable(written.sequences.upperBound - 1, registered: true)
     } else if case .interval(let interval) = options.syncPolicy {
@@ -96,7 +96,7 @@ extension Journal {
     var sequences: Range<UInt64>
     /// The appender must wait for durability (it is counted in `pendingDurable`).
     var waits: Bool
-    /// The append sealed a segment that background maintenance should compress.
+    /// The append replaced a full segment, whose seal is now pending.
     var rolled = false
   }
 
@@ -124,10 +124,12 @@ extension Journal {
     if activeEnd > 0, activeEnd + UInt64(batch.frameBytes) > options.segmentSize,
       core.lastSequence >= activeFirst
     {
+      // The active handle is being synced, or the previous segment is being sealed on
+      // another thread: retry once the journal can be taken exclusively.
       if core.syncInFlight && !exclusive { return nil }
-      let inline = options.compressSealedSegments && !options.backgroundMaintenance
-      try roll(core: &core, compress: inline)
-      rolled = options.compressSealedSegments && options.backgroundMaintenance
+      if core.sealing?.claimed == true { return nil }
+      try roll(core: &core, deferSeal: true)
+      rolled = true
     }
     core.scratch.removeAll(keepingCapacity: true)
     encode(&core.scratch, first)
@@ -240,14 +242,14 @@ extension Journal {
     try awaitDurable(target)
   }
 
-  /// Runs `body` under the lock once no sync is in flight (so it may replace or close the
-  /// active handle).
+  /// Runs `body` under the lock once no sync is in flight and no seal is being made on another
+  /// thread (so it may replace or close the active handle, and finish a pending seal itself).
   func withExclusiveCore<Result>(
     _ body: (inout JournalCore) throws(StoreError) -> Result
   ) throws(StoreError) -> Result {
     while true {
       let waiter = state.withLock { core -> DispatchSemaphore? in
-        guard core.syncInFlight else { return nil }
+        guard core.syncInFlight || core.sealing?.claimed == true else { return nil }
         let semaphore = DispatchSemaphore(value: 0)
         core.waiters.append((UInt64.max, semaphore))
         return semaphore
@@ -257,7 +259,7 @@ extension Journal {
         continue
       }
       let outcome = state.withLock { core -> Swift.Result<Result?, StoreError> in
-        guard !core.syncInFlight else { return .success(nil) }
+        guard !core.syncInFlight, core.sealing?.claimed != true else { return .success(nil) }
         do throws(StoreError) {
           return .success(try body(&core))
         } catch {

@@ -78,4 +78,7 @@ package enum JournalMutation: Sendable, Hashable {
   case truncateBeforeSnapshot
   /// Sealing a segment leaves the zeros its mapping preallocated after its last frame.
   case keepPreallocationOnSeal
+  /// A sync of the active segment does not first finish the pending seal of the segment
+  /// before it.
+  case syncBeforeSeal
 }

@@ -25,16 +25,21 @@ public final class SimulatedFileMapping: FileMapping {
     fileSystem.state.withLock { $0.unmap(number) }
   }
 
-  /// Copies `bytes` into the file at `offset` as a pending write.
+  /// Lets `fill` store `count` bytes (into a buffer of zeros), then records them as a pending
+  /// write of the file at `offset`.
   ///
   /// - Throws: ``StoreError/Code/invalidArgument`` outside `[0, length)`;
   ///   ``StoreError/Code/closed`` after ``close()``; ``StoreError/Code/io`` beyond the file's
   ///   current end.
-  public func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws(StoreError) {
-    try checkRange(offset: offset, count: bytes.count, path: path)
-    let copied = [UInt8](bytes)
+  public func write(
+    count: Int, at offset: UInt64, _ fill: (UnsafeMutableRawBufferPointer) -> Void
+  ) throws(StoreError) {
+    try checkRange(offset: offset, count: count, path: path)
+    var bytes = [UInt8](repeating: 0, count: count)
+    bytes.withUnsafeMutableBytes { fill($0) }
+    let filled = bytes
     try fileSystem.state.withLock { (state) throws(StoreError) in
-      try state.writeMapped(number, copied, at: offset, path: path)
+      try state.writeMapped(number, filled, at: offset, path: path)
     }
   }
 

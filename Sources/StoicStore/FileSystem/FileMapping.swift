@@ -16,12 +16,16 @@ public protocol FileMapping: AnyObject, Sendable {
   /// How many bytes from the start of the file are mapped.
   var length: UInt64 { get }
 
-  /// Copies `bytes` into the file at `offset`, through the mapping.
+  /// Writes `count` bytes into the file at `offset`: `fill` is given those bytes of the mapping
+  /// to store into (every byte of them, without reading them first), so a caller encodes
+  /// straight into the file with no copy of its own.
   ///
-  /// - Throws: ``StoreError/Code/invalidArgument`` if `[offset, offset + bytes.count)` is not
-  ///   inside `[0, length)`; ``StoreError/Code/closed`` after ``close()``. Nothing is written
-  ///   when it throws.
-  func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws(StoreError)
+  /// - Throws: ``StoreError/Code/invalidArgument`` if `[offset, offset + count)` is not inside
+  ///   `[0, length)`; ``StoreError/Code/closed`` after ``close()``. Nothing is written and
+  ///   `fill` is not called when it throws.
+  func write(
+    count: Int, at offset: UInt64, _ fill: (UnsafeMutableRawBufferPointer) -> Void
+  ) throws(StoreError)
 
   /// Unmaps the file. What was written stays in the file (durable after the next sync, as
   /// before); later writes throw ``StoreError/Code/closed``. Closing twice does nothing.
@@ -31,6 +35,17 @@ public protocol FileMapping: AnyObject, Sendable {
 }
 
 extension FileMapping {
+  /// Copies `bytes` into the file at `offset`, through the mapping.
+  ///
+  /// - Throws: As ``write(count:at:_:)``.
+  public func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws(StoreError) {
+    try write(count: bytes.count, at: offset) { target in
+      if let source = bytes.baseAddress, let base = target.baseAddress {
+        base.copyMemory(from: source, byteCount: bytes.count)
+      }
+    }
+  }
+
   /// Throws unless `[offset, offset + count)` lies inside `[0, length)`.
   ///
   /// - Throws: ``StoreError/Code/invalidArgument`` naming `path`.

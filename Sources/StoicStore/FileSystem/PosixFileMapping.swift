@@ -8,8 +8,8 @@ import Synchronization
 
 /// A ``FileMapping`` of a real file: the address `mmap(2)` returned and its length.
 ///
-/// A write is a range check and a `memcpy` under a lock that only ``close()`` contends for, so
-/// a write can never reach memory that was unmapped. Unmapped when closed or when released.
+/// A write is a range check and the caller's stores into the mapped bytes, under a lock that
+/// only ``close()`` contends for, so a write can never reach memory that was unmapped. Unmapped when closed or when released.
 final class PosixFileMapping: FileMapping {
   let length: UInt64
   private let path: String
@@ -30,12 +30,14 @@ final class PosixFileMapping: FileMapping {
     }
   }
 
-  func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws(StoreError) {
-    try checkRange(offset: offset, count: bytes.count, path: path)
-    guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+  func write(
+    count: Int, at offset: UInt64, _ fill: (UnsafeMutableRawBufferPointer) -> Void
+  ) throws(StoreError) {
+    try checkRange(offset: offset, count: count, path: path)
+    guard count > 0 else { return }
     let written = base.withLock { address -> Bool in
       guard let pointer = UnsafeMutableRawPointer(bitPattern: address) else { return false }
-      (pointer + Int(offset)).copyMemory(from: source, byteCount: bytes.count)
+      fill(UnsafeMutableRawBufferPointer(start: pointer + Int(offset), count: count))
       return true
     }
     guard written else {

@@ -19,9 +19,11 @@ extension Journal {
   public func append(_ payload: [UInt8], durable: Bool = false) throws(StoreError) -> UInt64 {
     try checkRecordSize(payload.count)
     let frameBytes = JournalFrame.recordSize(payloadCount: payload.count)
-    return try append(records: 1, frameBytes: frameBytes, durable: durable) { buffer, first in
-      JournalFrame.appendRecord(sequence: first, payload: payload, to: &buffer)
-    }.lowerBound
+    return try payload.withStoreBytes { (bytes) throws(StoreError) in
+      try append(records: 1, frameBytes: frameBytes, durable: durable) { frame, first in
+        JournalFrame.storeRecord(sequence: first, payload: bytes, into: frame)
+      }.lowerBound
+    }
   }
 
   /// Appends records as one write (and, where the policy syncs, one sync).
@@ -45,9 +47,16 @@ extension Journal {
       frameBytes += JournalFrame.recordSize(payloadCount: payload.count)
     }
     return try append(records: payloads.count, frameBytes: frameBytes, durable: durable) {
-      buffer, first in
+      frames, first in
+      var offset = 0
       for (index, payload) in payloads.enumerated() {
-        JournalFrame.appendRecord(sequence: first + UInt64(index), payload: payload, to: &buffer)
+        let size = JournalFrame.recordSize(payloadCount: payload.count)
+        payload.withUnsafeBytes { bytes in
+          JournalFrame.storeRecord(
+            sequence: first + UInt64(index), payload: bytes,
+            into: UnsafeMutableRawBufferPointer(rebasing: frames[offset..<(offset + size)]))
+        }
+        offset += size
       }
     }
   }
@@ -62,12 +71,14 @@ extension Journal {
     }
   }
 
-  /// The common path of both appends: encodes `records` frames (`frameBytes` in all) into the
-  /// core's reused buffer under the lock, writes them with one positional write, then waits
-  /// for durability where the policy or `durable` asks for it.
+  /// The common path of both appends: under the lock, encodes `records` frames (`frameBytes`
+  /// in all) straight into the active segment's mapping, or into the core's reused buffer for
+  /// one positional write; then waits for durability where the policy or `durable` asks for
+  /// it. `encode` stores exactly `frameBytes` bytes into the buffer it is given, numbering the
+  /// frames from the sequence given.
   private func append(
     records: Int, frameBytes: Int, durable: Bool,
-    encode: (inout [UInt8], UInt64) -> Void
+    encode: (UnsafeMutableRawBufferPointer, UInt64) -> Void
   ) throws(StoreError) -> Range<UInt64> {
     let batch = JournalBatch(records: records, frameBytes: frameBytes, durable: durable)
     var written = try state.withLock { (core) throws(StoreError) in
@@ -108,11 +119,11 @@ extension Journal {
   }
 
   /// Writes the frames under the lock; returns `nil` if the segment must roll but a sync is in
-  /// flight (the caller retries exclusively).
-  /// `encode` appends the frames to the buffer it is given, numbered from the sequence given.
+  /// flight or a seal is being made (the caller retries exclusively).
+  /// `encode` stores the frames into the buffer it is given, numbered from the sequence given.
   func writeBatch(
     _ batch: JournalBatch, core: inout JournalCore, exclusive: Bool,
-    encode: (inout [UInt8], UInt64) -> Void
+    encode: (UnsafeMutableRawBufferPointer, UInt64) -> Void
   ) throws(StoreError) -> Written? {
     try core.checkUsable(directory)
     let first = core.lastSequence + 1
@@ -131,11 +142,7 @@ extension Journal {
       try roll(core: &core, deferSeal: true)
       rolled = true
     }
-    core.scratch.removeAll(keepingCapacity: true)
-    encode(&core.scratch, first)
-    let frames = core.scratch
-    try writeFrames(frames, core: &core)
-    if frames.count > JournalCore.scratchLimit { core.scratch = [] }
+    try writeFrames(count: batch.frameBytes, core: &core) { frames in encode(frames, first) }
     let count = UInt64(batch.records)
     core.lastSequence += count
     core.unsyncedRecords += batch.records
@@ -153,24 +160,37 @@ extension Journal {
     return Written(sequences: first..<(first + count), waits: waits, rolled: rolled)
   }
 
-  /// Writes `frames` at the active end: copied into the segment's mapping when appends are
-  /// mapped (growing it first if needed), else with one positional write, rolled back to the
-  /// old end on failure (truncate, then sync; poisoning the journal if even the rollback
-  /// fails). Updates the core in place.
+  /// Writes `frames` at the active end, as ``writeFrames(count:core:fill:)`` does.
   func writeFrames(_ frames: [UInt8], core: inout JournalCore) throws(StoreError) {
+    try writeFrames(count: frames.count, core: &core) { target in
+      frames.withUnsafeBytes { target.copyMemory(from: $0) }
+    }
+  }
+
+  /// Writes `count` bytes at the active end, which `fill` stores: straight into the segment's
+  /// mapping when appends are mapped (growing it first if needed), else into the core's reused
+  /// buffer for one positional write, rolled back to the old end on failure (truncate, then
+  /// sync; poisoning the journal if even the rollback fails). Updates the core in place.
+  func writeFrames(
+    count: Int, core: inout JournalCore, fill: (UnsafeMutableRawBufferPointer) -> Void
+  ) throws(StoreError) {
     guard let handle = core.active?.handle, let end = core.active?.end else {
       throw StoreError(.closed, "the journal has no active segment", path: directory)
     }
-    let newEnd = end + UInt64(frames.count)
+    let newEnd = end + UInt64(count)
     if let mapping = mapping(covering: newEnd, core: &core) {
-      // A mapped write either copies every byte or none (it only refuses a range outside
-      // the mapping), so there is nothing to roll back.
-      try frames.withStoreBytes { (bytes) throws(StoreError) in
-        try mapping.write(bytes, at: end)
-      }
+      // A mapped write stores every byte or none (it only refuses a range outside the
+      // mapping), so there is nothing to roll back.
+      try mapping.write(count: count, at: end, fill)
       core.active?.end = newEnd
       return
     }
+    if core.scratch.count < count { core.scratch = [UInt8](repeating: 0, count: count) }
+    core.scratch.withUnsafeMutableBytes {
+      fill(UnsafeMutableRawBufferPointer(rebasing: $0[0..<count]))
+    }
+    let frames = count == core.scratch.count ? core.scratch : Array(core.scratch[0..<count])
+    if core.scratch.count > JournalCore.scratchLimit { core.scratch = [] }
     do {
       try fileSystem.write(handle, frames, at: end)
     } catch {

@@ -65,32 +65,27 @@ extension Journal {
     completeSeal(job, core: &core)
   }
 
-  /// Seals a replaced segment: sync (its records become durable), a final marker claiming
-  /// them, the mapping closed and the preallocated zeros cut, sync, close. Touches no journal
+  /// Seals a replaced segment: its mapping closed, sync (its records become durable), a final
+  /// marker claiming them, the preallocated zeros cut, sync, close. Touches no journal
   /// state: the segment is no longer written by appends.
   func performSeal(_ job: JournalCore.Sealing) throws(StoreError) {
     let segment = job.segment
+    // Unmapped first: writing back pages that are still mapped would make the kernel
+    // write-protect each one, interrupting the appending thread on every core.
+    try segment.mapping?.close()
     try fileSystem.sync(segment.handle)
     var end = segment.end
     if job.markedSequence < job.lastSequence, job.lastSequence >= segment.first {
       let marker = JournalFrame.marker(
         durableSequence: job.lastSequence, durableEnd: segment.end, segmentFirst: segment.first,
         position: segment.end)
-      let markerEnd = segment.end + UInt64(marker.count)
       do throws(StoreError) {
-        if let mapping = segment.mapping, mapping.length >= markerEnd {
-          try marker.withStoreBytes { (bytes) throws(StoreError) in
-            try mapping.write(bytes, at: segment.end)
-          }
-        } else {
-          try fileSystem.write(segment.handle, marker, at: segment.end)
-        }
-        end = markerEnd
+        try fileSystem.write(segment.handle, marker, at: segment.end)
+        end = segment.end + UInt64(marker.count)
       } catch {
         // Best effort, as every marker: the cut below removes whatever part of it landed.
       }
     }
-    try segment.mapping?.close()
     if !options.mutations.contains(.keepPreallocationOnSeal),
       try fileSystem.size(segment.handle) > end
     {

@@ -16,6 +16,12 @@ struct JournalDeferredSealTests {
   static func neverPolicyRollsScenario(options: JournalOptions) -> CrashReport {
     Support.explore(
       options: options, attempted: Array(1...8),
+      setup: { disk in
+        // An empty journal, created durably without any mutation.
+        var plain = options
+        plain.mutations = []
+        try Journal.open(directory: Support.directory, fileSystem: disk, options: plain).close()
+      },
       operation: { disk, recorder in
         let journal = try Journal.open(
           directory: Support.directory, fileSystem: disk, options: options)
@@ -55,6 +61,14 @@ struct JournalDeferredSealTests {
     #expect(!report.passed, "the mutation went unnoticed: \(report)")
     #expect(
       report.violations.contains { $0.message.contains("acknowledged record") }, "\(report)")
+  }
+
+  @Test("a seal that does not make the next segment's name durable is caught by the crash suite")
+  func sealWithoutDirectorySyncIsCaught() {
+    var options = Self.neverPolicyOptions(mapped: true)
+    options.mutations = [.noDirectorySyncOnCreate]
+    let report = Self.neverPolicyRollsScenario(options: options)
+    #expect(!report.passed, "the mutation went unnoticed: \(report)")
   }
 
   @Test("the replaced segment is readable while its seal is pending, and sealed by close")

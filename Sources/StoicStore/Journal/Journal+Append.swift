@@ -140,6 +140,7 @@ extension Journal {
       if core.syncInFlight && !exclusive { return nil }
       if core.sealing?.claimed == true { return nil }
       try roll(core: &core, deferSeal: true)
+      core.filledSegment = true
       rolled = true
     }
     try writeFrames(count: batch.frameBytes, core: &core) { frames in encode(frames, first) }
@@ -213,14 +214,16 @@ extension Journal {
   }
 
   /// The active segment's mapping, grown (4 KiB, doubling, up to the segment size or the
-  /// frame that needs more) so that it covers `[0, end)`; `nil` when appends are not mapped.
+  /// frame that needs more; the whole segment at once once a segment was filled) so that it
+  /// covers `[0, end)`; `nil` when appends are not mapped.
   /// A mapping that cannot be made turns mapped appends off for good (event
   /// ``EventCatalog/journalMappingUnavailable``); the caller then writes positionally.
   func mapping(covering end: UInt64, core: inout JournalCore) -> (any FileMapping)? {
     guard core.mappingEnabled, let active = core.active else { return nil }
     if let mapping = active.mapping, mapping.length >= end { return mapping }
     let current = active.mapping?.length ?? 0
-    var length = max(current * 2, Self.firstMappingLength)
+    let first = core.filledSegment ? options.segmentSize : Self.firstMappingLength
+    var length = max(current * 2, first)
     length = min(length, max(options.segmentSize, end))
     length = max(length, end)
     do throws(StoreError) {

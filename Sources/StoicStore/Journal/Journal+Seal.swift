@@ -66,7 +66,8 @@ extension Journal {
   }
 
   /// Seals a replaced segment: its mapping closed, sync (its records become durable), a final
-  /// marker claiming them, the preallocated zeros cut, sync, close. Touches no journal
+  /// marker claiming them, the preallocated zeros cut, sync, close; then a directory sync makes
+  /// the name of the segment that replaced it durable. Touches no journal
   /// state: the segment is no longer written by appends.
   func performSeal(_ job: JournalCore.Sealing) throws(StoreError) {
     let segment = job.segment
@@ -93,6 +94,11 @@ extension Journal {
     }
     try fileSystem.sync(segment.handle)
     try? fileSystem.close(segment.handle)
+    // The next segment was created by the roll that deferred this seal; its name becomes
+    // durable here, before any sync of it can acknowledge one of its records.
+    if !options.mutations.contains(.noDirectorySyncOnCreate) {
+      try fileSystem.syncDirectory(directory)
+    }
   }
 
   /// Records a finished seal: the segment joins the sealed ones, its records are durable, and

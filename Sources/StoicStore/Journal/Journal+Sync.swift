@@ -192,10 +192,10 @@ extension Journal {
     return true
   }
 
-  /// Replaces the active segment by a new one (its name made durable first) and seals the
-  /// replaced one: now (`deferSeal: false`), or later (``JournalCore/sealing``), by the
-  /// background, the next sync, the next roll, dropping data or closing, whichever comes
-  /// first. A seal still pending from the previous roll is finished first. Call only with no
+  /// Replaces the active segment by a new one and seals the replaced one: now
+  /// (`deferSeal: false`, the new name made durable at once), or later
+  /// (``JournalCore/sealing``: the seal makes the new name durable too), by the background, the
+  /// next sync, the next roll, dropping data or closing, whichever comes first. A seal still pending from the previous roll is finished first. Call only with no
   /// sync in flight and no seal claimed by another thread.
   func roll(core: inout JournalCore, deferSeal: Bool) throws(StoreError) {
     try sealPendingLocked(core: &core)
@@ -207,7 +207,8 @@ extension Journal {
     let handle = try fileSystem.open(path, .createOrOpen)
     do throws(StoreError) {
       try fileSystem.truncate(handle, to: 0)
-      if !options.mutations.contains(.noDirectorySyncOnCreate) {
+      // A deferred seal makes the new name durable before any sync of the new segment.
+      if !deferSeal, !options.mutations.contains(.noDirectorySyncOnCreate) {
         try fileSystem.syncDirectory(directory)
       }
     } catch {

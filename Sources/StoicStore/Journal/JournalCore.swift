@@ -28,6 +28,9 @@ struct JournalCore {
   /// life when a mapping cannot be made (the file system cannot map files, or no space could
   /// be reserved), after which positional writes are used.
   var mappingEnabled = true
+  /// A segment was filled since open: new segments are then mapped whole at once rather than
+  /// grown from one page.
+  var filledSegment = false
 
   /// A segment that was full and replaced by the next one, whose seal (sync, final marker,
   /// cut of the preallocated zeros, sync) has not been made yet: appends need not wait for it.

@@ -91,7 +91,8 @@ struct PosixFileSystemErrorTests {
       ("pwrite", { try fs.write(handle, [1], at: 0) }),
       ("ftruncate", { try fs.truncate(handle, to: 0) }),
       ("fstat", { _ = try fs.size(handle) }),
-      ("fsync", { try fs.sync(handle) }),
+      ("fdatasync", { try fs.sync(handle) }),
+      ("posix_fallocate", { _ = try fs.map(handle, length: 4096) }),
       ("flock", { try fs.lock(handle) }),
       ("close", { try fs.close(handle) }),
     ]

@@ -67,7 +67,8 @@ public protocol FileSystem: Sendable {
   func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError)
 
   /// Makes the file's data and size durable: `F_FULLFSYNC` where the platform has it (falling
-  /// back to `fsync` with the event `store.fullsync_unavailable`), `fsync` elsewhere.
+  /// back to `fsync` with the event `store.fullsync_unavailable`), `fdatasync` on Linux (data,
+  /// size and block map, not timestamps).
   ///
   /// - Throws: ``StoreError``; after an `EIO` the kernel may have dropped the unsynced data,
   ///   so the caller must treat the handle's unsynced writes as lost ("fsyncgate").

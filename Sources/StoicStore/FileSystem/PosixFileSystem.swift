@@ -15,7 +15,8 @@
 /// - ``sync(_:)`` is `fcntl(F_FULLFSYNC)` on Darwin, which is what flushes the drive's own
 ///   cache there; where the file system refuses it (`ENOTSUP`, `EINVAL`) it falls back to
 ///   `fsync` and emits ``EventCatalog/fullSyncUnavailable`` once per file system value (and its
-///   copies). On Linux it is `fsync`. An `EIO` from the flush is thrown as
+///   copies). On Linux it is `fdatasync` (data, size and block map; not timestamps), and
+///   ``syncDirectory(_:)`` is `fsync`. An `EIO` from the flush is thrown as
 ///   ``StoreError/Code/io``, which stops: the kernel may have dropped the dirty pages.
 /// - ``lock(_:)`` is `flock(LOCK_EX | LOCK_NB)`. See its documentation for the scope.
 ///

@@ -1,8 +1,9 @@
 import Dispatch
 
 extension Journal {
-  /// Compresses every sealed `.log` segment now, on the calling thread, and returns when none
-  /// is left; a background run in progress is waited for first. Tests and benchmarks call it
+  /// Seals the segment a roll replaced, if its seal is pending, and compresses every sealed
+  /// `.log` segment now, on the calling thread; returns when none is left. A background run in
+  /// progress is waited for first. Tests and benchmarks call it
   /// to wait for maintenance deterministically; with
   /// ``JournalOptions/backgroundMaintenance`` off, appends already compress as they seal, so
   /// it only finishes what a failure or a crash left behind.
@@ -19,6 +20,7 @@ extension Journal {
   ///   (which then stays as it is).
   public func compressSealedSegments() throws(StoreError) {
     guard options.compressSealedSegments else { return }
+    try finishPendingSeal()
     while try compressOneSealedSegment() {}
   }
 

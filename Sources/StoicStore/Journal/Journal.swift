@@ -12,6 +12,8 @@ import Synchronization
 ///   open; a second opener gets ``StoreError/Code/locked``.
 /// - `journal-<first>.log`: a segment of frames, named by the first sequence it may hold
 ///   (16 hex digits). The one with the highest `first` is the active segment; appends go there.
+///   While it is active its file may run on past the last frame with zeros (the blocks its
+///   mapping reserved, see ``JournalOptions/mappedAppends``); sealing cuts them.
 ///   Frames are records, `length:u32 | crc32c:u32 | sequence:u64 | payload` (little-endian,
 ///   `length` counts sequence and payload, the CRC covers the length bytes and the body), and
 ///   sync markers, the same header with the top bit of `length` set and the body
@@ -27,20 +29,25 @@ import Synchronization
 ///
 /// ## Durability argument
 ///
-/// - Every append writes its frames with one positional write before returning, so a record
-///   survives a crash of the process. A record is *durable* (survives power loss) once a sync
+/// - Every append stores its frames in the kernel's page cache before returning (straight into
+///   a shared mapping of the active segment, whose blocks were reserved first, or with one
+///   positional write), so a record survives a crash of the process. A record is *durable* (survives power loss) once a sync
 ///   of its segment returned after the write; ``SyncPolicy`` says when that happens, and with
 ///   ``SyncPolicy/always`` and ``SyncPolicy/groupCommit(maxDelay:maxRecords:)`` an append
 ///   returns only then. The leader of a group commit syncs for every appender waiting.
-/// - A segment's name is made durable (directory sync) right after it is created, before any
-///   record in it is acknowledged: the name is part of the data.
+/// - A segment's name is made durable (directory sync) before any record in it is acknowledged
+///   durable: the name is part of the data.
 /// - After each sync returns, the journal appends a sync marker claiming the synced prefix. A
 ///   marker is written only after the data it claims was durable, so any valid marker is proof.
-/// - A segment is sealed only after its data and a final marker are durable; only then is the
-///   next segment created. Sealed segments are compressed by writing the `.zst` to a temporary,
-///   syncing it, renaming it into place, syncing the directory, and only then removing the
-///   `.log`. By default this runs on a background queue after the append that sealed the
-///   segment (``JournalOptions/backgroundMaintenance``), so no append waits for compression;
+/// - A full segment is replaced at once by a new one, and sealed afterwards: its data synced,
+///   a final marker appended, its preallocated zeros cut, synced again, and the new segment's
+///   name made durable by a directory sync. The seal runs in the background, or is made by the
+///   next sync, roll, drop or close, whichever comes first, and every sync of the new segment
+///   makes it first: no record of the new segment is durable while the old one may be torn.
+///   At most one seal is pending. Sealed segments are compressed by writing the `.zst` to a
+///   temporary, syncing it, renaming it into place, syncing the directory, and only then
+///   removing the `.log`. By default this runs on a background queue after the seal
+///   (``JournalOptions/backgroundMaintenance``), so no append waits for compression;
 ///   the sequence and its safety are the same either way, and a sealed `.log` is as good as
 ///   its `.zst` until then.
 /// - Dropping data (``dropThrough(_:)``, ``writeSnapshot(covering:bytes:)``) first makes the
@@ -65,7 +72,14 @@ import Synchronization
 ///    not by open. A frame is valid only if it fits in the
 ///    file, is within `maxRecordSize`, its CRC checks, and its sequence is above its
 ///    predecessor's (a hole of zeros is never valid).
-/// 4. At the first invalid frame of the active segment, look for a valid sync marker after it
+/// 4. An active segment's tail of zeros up to the end of the file is its unused preallocation:
+///    the end, not damage, and nothing is reported. The segment before the active one is
+///    recovered as the active one is (its seal may not have happened), then: if its last
+///    record is the one before the active segment's first, its tail is cut and it is sealed;
+///    otherwise power was lost before its seal, nothing in the active segment can have been
+///    durable, and the active segment is removed (``EventCatalog/journalTruncated``; a valid
+///    sync marker in it would be corruption), leaving this one active.
+/// 5. At the first invalid frame of the active segment, look for a valid sync marker after it
 ///    claiming a durable end beyond it. If there is one, or if the segment is sealed, the damage
 ///    is inside data that had been durable: corruption. Open refuses with
 ///    ``StoreError/Code/corrupt`` (cause ``JournalDamage``: file, offset, length) and the
@@ -74,9 +88,9 @@ import Synchronization
 ///    record is kept (the segment is rewritten atomically without the damage), and
 ///    ``EventCatalog/journalSalvaged`` reports it. A valid *record* after the damage is never
 ///    taken as proof on its own: a crash can keep a later pending write without an earlier one.
-/// 5. Otherwise the damage is a torn tail: it is cut (truncate, then sync) and
+/// 6. Otherwise the damage is a torn tail: it is cut (truncate, then sync) and
 ///    ``EventCatalog/journalTruncated`` reports the dropped bytes.
-/// 6. If no segment exists, create one and sync the directory. The active segment is synced,
+/// 7. If no segment exists, create one and sync the directory. The active segment is synced,
 ///    so everything recovered is durable.
 public final class Journal: Sendable {
   /// The journal's directory.

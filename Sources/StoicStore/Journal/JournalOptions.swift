@@ -13,10 +13,11 @@ public struct JournalOptions: Sendable {
   public var readWindow: Int
   /// Whether sealed segments are rewritten as zstd-compressed blocks. Default `true`.
   public var compressSealedSegments: Bool
-  /// Whether sealed segments are compressed on a background queue (`true`, the default) or by
-  /// the append that seals them (`false`: deterministic, for crash exploration on a simulated
-  /// disk). The files and the crash-safety of the sequence are the same either way; only who
-  /// waits for it differs. ``Journal/compressSealedSegments()`` waits for the background work.
+  /// Whether full segments are sealed and compressed on a background queue (`true`, the
+  /// default) or by the next sync, roll, drop or close of the journal (`false`: deterministic,
+  /// for crash exploration on a simulated disk). The files and the crash-safety of the sequence
+  /// are the same either way; only who waits for it differs.
+  /// ``Journal/compressSealedSegments()`` waits for the background work.
   public var backgroundMaintenance: Bool
   /// The zstd level for sealed segments and snapshots. Default ``defaultCompressionLevel``
   /// (1): on log records it compresses about as well as level 3 (4.46× vs 4.43× on the

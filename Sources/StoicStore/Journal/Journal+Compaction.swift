@@ -175,23 +175,31 @@ extension Journal {
       segmentFirst: segment.first, previousSequence: min(previous, segment.first - 1),
       maxRecordSize: options.maxRecordSize)
     try output.append(JournalCompressedSegment.header(segmentFirst: segment.first))
-    var raw: [UInt8] = []
+    var block = JournalRecordBlock.Encoder()
     var records = UInt64(0)
     var lastSequence = UInt64(0)
     var inputBytes = UInt64(0)
     let compressor = Zstd.Compressor()
     func flush() throws(StoreError) {
-      guard !raw.isEmpty else { return }
+      guard !block.isEmpty else { return }
       try output.append(
         JournalCompressedSegment.dataBlock(
-          raw, level: options.compressionLevel, compressor: compressor))
-      raw.removeAll(keepingCapacity: true)
+          block, level: options.compressionLevel, compressor: compressor))
+      block.reset()
     }
     scan: while let item = try scanner.next() {
       switch item {
       case .record(let sequence, let offset, let size):
-        if !raw.isEmpty, raw.count + size > options.readWindow { try flush() }
-        try scanner.appendFrame(at: offset, size: size, to: &raw)
+        let payloadCount = size - JournalFrame.headerSize
+        if !block.accepts(
+          sequence: sequence, payloadCount: payloadCount,
+          target: JournalCompressedSegment.blockTarget)
+        {
+          try flush()
+        }
+        try scanner.withPayload(at: offset, size: size) { (payload) throws(StoreError) in
+          block.append(sequence: sequence, payload: payload)
+        }
         records += 1
         lastSequence = sequence
         inputBytes += UInt64(size)

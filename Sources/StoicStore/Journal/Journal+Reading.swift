@@ -65,7 +65,7 @@ extension Journal {
         var records = JournalCompressedReader(
           reader: reader, path: path, segmentFirst: segment.first,
           previousSequence: segment.first - 1, maxRecordSize: options.maxRecordSize)
-        while try records.nextBorrowing({ (recordSequence, payload) throws(StoreError) in
+        while try records.nextBlockBorrowing({ (recordSequence, payload) throws(StoreError) in
           if recordSequence >= start { try body(recordSequence, payload) }
         }) {
           peak = max(peak, records.peakBytes)
@@ -74,23 +74,15 @@ extension Journal {
         var scanner = JournalSegmentScanner(
           reader: reader, segmentFirst: segment.first, previousSequence: segment.first - 1,
           maxRecordSize: options.maxRecordSize)
-        while let item = try scanner.next() {
-          switch item {
-          case .record(let recordSequence, let offset, let size):
-            guard recordSequence >= start else { continue }
-            try scanner.withPayload(at: offset, size: size) { (payload) throws(StoreError) in
-              try body(recordSequence, payload)
-            }
-            peak = max(peak, scanner.reader.peakBytes)
-          case .marker:
-            continue
-          case .damage(let offset):
-            throw StoreError(
-              .corrupt, "journal segment is damaged at offset \(offset)", path: path,
-              cause: JournalDamage(path: path, offset: offset, length: size - offset))
-          }
+        let damage = try scanner.forEachRecord { (recordSequence, payload) throws(StoreError) in
+          if recordSequence >= start { try body(recordSequence, payload) }
         }
         peak = max(peak, scanner.reader.peakBytes)
+        if let damage {
+          throw StoreError(
+            .corrupt, "journal segment is damaged at offset \(damage)", path: path,
+            cause: JournalDamage(path: path, offset: damage, length: size - damage))
+        }
       }
     }
     state.withLock { $0.lastReadPeakBytes = peak }

@@ -39,6 +39,8 @@ extension Journal {
         sealed.map { ($0.first, $0.kind, $0.name, nil) }
     if let active { segments.append((active.first, .log, active.name, active.end)) }
     var peak = 0
+    // Shared by the compressed segments' readers: their buffers are allocated once per read.
+    let blocks = [JournalCompressedBlock(), JournalCompressedBlock()]
     for (index, segment) in segments.enumerated() {
       if index + 1 < segments.count, segments[index + 1].first <= start { continue }
       var path = Path.join(directory, segment.name)
@@ -64,7 +66,8 @@ extension Journal {
       case .compressed:
         var records = JournalCompressedReader(
           reader: reader, path: path, segmentFirst: segment.first,
-          previousSequence: segment.first - 1, maxRecordSize: options.maxRecordSize)
+          previousSequence: segment.first - 1, maxRecordSize: options.maxRecordSize,
+          parallel: true, blocks: blocks)
         while try records.nextBlockBorrowing({ (recordSequence, payload) throws(StoreError) in
           if recordSequence >= start { try body(recordSequence, payload) }
         }) {

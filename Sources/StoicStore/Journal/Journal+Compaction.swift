@@ -187,29 +187,22 @@ extension Journal {
           block, level: options.compressionLevel, compressor: compressor))
       block.reset()
     }
-    scan: while let item = try scanner.next() {
-      switch item {
-      case .record(let sequence, let offset, let size):
-        let payloadCount = size - JournalFrame.headerSize
-        if !block.accepts(
-          sequence: sequence, payloadCount: payloadCount,
-          target: JournalCompressedSegment.blockTarget)
-        {
-          try flush()
-        }
-        try scanner.withPayload(at: offset, size: size) { (payload) throws(StoreError) in
-          block.append(sequence: sequence, payload: payload)
-        }
-        records += 1
-        lastSequence = sequence
-        inputBytes += UInt64(size)
-      case .marker:
-        continue
-      case .damage(let offset):
-        throw StoreError(
-          .corrupt, "sealed journal segment is damaged at offset \(offset)", path: logPath,
-          cause: JournalDamage(path: logPath, offset: offset, length: 0))
+    let damage = try scanner.forEachRecord { (sequence, payload) throws(StoreError) in
+      if !block.accepts(
+        sequence: sequence, payloadCount: payload.count,
+        target: JournalCompressedSegment.blockTarget)
+      {
+        try flush()
       }
+      block.append(sequence: sequence, payload: payload)
+      records += 1
+      lastSequence = sequence
+      inputBytes += UInt64(JournalFrame.recordSize(payloadCount: payload.count))
+    }
+    if let damage {
+      throw StoreError(
+        .corrupt, "sealed journal segment is damaged at offset \(damage)", path: logPath,
+        cause: JournalDamage(path: logPath, offset: damage, length: 0))
     }
     try flush()
     try output.append(

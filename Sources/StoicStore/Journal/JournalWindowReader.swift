@@ -58,10 +58,11 @@ struct JournalWindowReader {
     count: Int, into target: inout [UInt8]
   ) throws(StoreError) {
     let wanted = offset <= fileSize ? Int(min(UInt64(max(count, 0)), fileSize - offset)) : 0
-    if target.count != wanted {
+    if target.count > wanted {
+      target.removeSubrange(wanted...)
+    } else if target.count < wanted {
       if wanted > target.capacity { target = [] }
-      target.removeAll(keepingCapacity: true)
-      target.append(contentsOf: repeatElement(0, count: wanted))
+      target.append(contentsOf: repeatElement(0, count: wanted - target.count))
     }
     let outcome: Result<Int, StoreError> = target.withUnsafeMutableBytes { out in
       do throws(StoreError) {

@@ -1,7 +1,10 @@
 extension Journal {
   /// Calls `body` with every record after the low-water mark whose sequence is at least
-  /// `sequence`, in order, reading through a bounded window (memory does not grow with the
-  /// journal's size: at most ``JournalOptions/readWindow`` or one frame, plus one record).
+  /// `sequence`, in order, in bounded memory that does not grow with the journal's size: a
+  /// `.log` segment is read through one ``JournalOptions/readWindow`` (or one frame), a
+  /// compressed one two blocks at a time (each about 1 MiB of payload, or one record if larger,
+  /// held as stored, decompressed and rebuilt bytes), the second decoded on a worker thread
+  /// while the first is; a block's records are handed out only once the whole block checked.
   ///
   /// Sees the records appended before the call; appends made meanwhile (even from `body`) are
   /// not visited. Dropping or snapshotting concurrently may make the read fail with

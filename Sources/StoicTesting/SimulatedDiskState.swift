@@ -42,6 +42,10 @@ struct SimulatedDiskState: Sendable {
   var operationCount = 0
   /// When recording, the disk after setup and after every operation since.
   var recording: [DiskSnapshot]?
+  /// Open mappings (``SimulatedFileMapping``) by number: the inode each maps and its length.
+  var mappings: [Int: (inode: Int, length: UInt64)] = [:]
+  /// The next mapping number.
+  var nextMapping = 1
 
   /// Counts an operation and, when recording, remembers the disk after it.
   mutating func recordOperation() {
@@ -91,6 +95,7 @@ struct SimulatedDiskState: Sendable {
       for case .remove(_, let inode) in operations { live.insert(inode) }
     }
     for file in handles.values { live.insert(file.inode) }
+    for mapping in mappings.values { live.insert(mapping.inode) }
     for inode in disk.inodes.keys where !live.contains(inode) {
       disk.inodes[inode] = nil
       contents[inode] = nil
@@ -134,6 +139,19 @@ struct SimulatedDiskState: Sendable {
     guard let fired else { return nil }
     faults.remove(at: fired.index)
     return fired.partialBytes
+  }
+
+  /// Counts a map against the `noSpaceOnMap` faults; true when one fires (and spends it).
+  mutating func consumeMapFault() -> Bool {
+    var fired: Int?
+    for index in faults.indices {
+      guard case .noSpaceOnMap(let nth) = faults[index].fault else { continue }
+      faults[index].seen += 1
+      if faults[index].seen == nth && fired == nil { fired = index }
+    }
+    guard let fired else { return false }
+    faults.remove(at: fired)
+    return true
   }
 
   /// Counts a sync against the `ioErrorOnSync` faults; true when one fires (and spends it).

@@ -45,6 +45,20 @@ extension SimulatedFileSystem {
     }
   }
 
+  /// Maps the file's first `length` bytes: a file shorter than that is extended with a pending
+  /// zero-extending truncate (durable after ``sync(_:)``), and every write through the
+  /// returned ``SimulatedFileMapping`` is a pending write of the file.
+  ///
+  /// - Throws: `StoreError`: `EBADF` from `mmap` for a closed handle, `EACCES` for a read-only
+  ///   one, `EINVAL` for a length of 0; `ENOSPC` from `posix_fallocate` when
+  ///   ``SimulatedFault/noSpaceOnMap(nth:)`` fires.
+  public func map(_ handle: FileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
+    let number = try state.withLock { (state) throws(StoreError) in
+      try state.map(handle, length: length)
+    }
+    return SimulatedFileMapping(fileSystem: self, number: number, length: length, path: handle.path)
+  }
+
   /// Sets the file's size as a pending truncate (cutting or zero-extending).
   ///
   /// - Throws: `StoreError` from `ftruncate`: `EBADF` for a closed handle, `EINVAL` for a

@@ -22,6 +22,9 @@ private struct FreeSpaceOnlyFileSystem: FileSystem {
   func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
     throws(StoreError)
   { throw unused() }
+  func map(_ handle: FileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
+    throw unused()
+  }
   func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError) { throw unused() }
   func sync(_ handle: FileHandle) throws(StoreError) { throw unused() }
   func syncDirectory(_ path: String) throws(StoreError) { throw unused() }

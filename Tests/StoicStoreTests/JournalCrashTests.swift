@@ -34,9 +34,10 @@ struct JournalCrashTests {
     try journal.close()
   }
 
-  @Test("single appends, from creating the journal to closing it")
-  func singleAppends() {
-    let report = Self.singleAppendsScenario(options: JournalOptions())
+  @Test(
+    "single appends, from creating the journal to closing it", arguments: [true, false])
+  func singleAppends(mapped: Bool) {
+    let report = Self.singleAppendsScenario(options: JournalOptions(mappedAppends: mapped))
     #expect(report.passed, "\(report)")
     #expect(report.crashPoints > 10)
   }
@@ -53,13 +54,14 @@ struct JournalCrashTests {
       })
   }
 
-  @Test("batches: one write and one sync each; never a gap")
-  func batches() {
+  @Test("batches: one write and one sync each; never a gap", arguments: [true, false])
+  func batches(mapped: Bool) {
+    let options = JournalOptions(mappedAppends: mapped)
     let report = Support.explore(
-      options: JournalOptions(), attempted: Array(1...5),
+      options: options, attempted: Array(1...5),
       setup: { disk in try Self.prepare(disk, 1...1) },
       operation: { disk, recorder in
-        let journal = try Journal.open(directory: directory, fileSystem: disk)
+        let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
         let first = try journal.append(batch: (2...3).map(Support.payload))
         for sequence in first { recorder.acknowledge(String(sequence)) }
         let second = try journal.append(batch: (4...5).map(Support.payload))
@@ -69,9 +71,9 @@ struct JournalCrashTests {
     #expect(report.passed, "\(report)")
   }
 
-  @Test("never policy: only what sync covered must survive")
-  func neverPolicy() {
-    let options = JournalOptions(syncPolicy: .never)
+  @Test("never policy: only what sync covered must survive", arguments: [true, false])
+  func neverPolicy(mapped: Bool) {
+    let options = JournalOptions(syncPolicy: .never, mappedAppends: mapped)
     let report = Support.explore(
       options: options, attempted: Array(1...4),
       setup: { disk in try Self.prepare(disk, 1...1) },
@@ -89,10 +91,11 @@ struct JournalCrashTests {
     #expect(report.passed, "\(report)")
   }
 
-  @Test("group commit from several threads")
-  func groupCommit() {
+  @Test("group commit from several threads", arguments: [true, false])
+  func groupCommit(mapped: Bool) {
     let options = JournalOptions(
-      syncPolicy: .groupCommit(maxDelay: .microseconds(200), maxRecords: 3))
+      syncPolicy: .groupCommit(maxDelay: .microseconds(200), maxRecords: 3),
+      mappedAppends: mapped)
     let threadPayloads: Set<[UInt8]> = Set(
       (0..<3).flatMap { thread in (0..<2).map { [UInt8(thread), UInt8($0)] } })
     let report = Support.explore(
@@ -115,9 +118,9 @@ struct JournalCrashTests {
     #expect(report.passed, "\(report)")
   }
 
-  @Test("a torn tail is cut at open and later appends survive")
-  func repairedTornTail() throws {
-    let report = Self.tornTailScenario(options: JournalOptions())
+  @Test("a torn tail is cut at open and later appends survive", arguments: [true, false])
+  func repairedTornTail(mapped: Bool) throws {
+    let report = Self.tornTailScenario(options: JournalOptions(mappedAppends: mapped))
     #expect(report.passed, "\(report)")
   }
 
@@ -247,9 +250,10 @@ struct JournalCrashTests {
     #expect(report.passed, "\(report)")
   }
 
-  @Test("segment rolls with compression of the sealed segments")
-  func segmentRolls() {
-    let options = Support.smallSegments()
+  @Test("segment rolls with compression of the sealed segments", arguments: [true, false])
+  func segmentRolls(mapped: Bool) {
+    var options = Support.smallSegments()
+    options.mappedAppends = mapped
     let report = Support.explore(
       options: options, attempted: Array(1...5),
       setup: { disk in try Self.prepare(disk, 1...1, options: options) },

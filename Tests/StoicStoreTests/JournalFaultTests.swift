@@ -13,7 +13,8 @@ struct JournalFaultTests {
   @Test("ENOSPC in the middle of a batch rolls back; the next append follows the last good one")
   func noSpaceMidBatch() throws {
     let disk = SimulatedFileSystem()
-    let journal = try Journal.open(directory: directory, fileSystem: disk)
+    let journal = try Journal.open(
+      directory: directory, fileSystem: disk, options: JournalOptions(mappedAppends: false))
     try journal.append(Support.payload(1))
     guard let segment = Support.activeSegment(on: disk) else {
       Issue.record("no segment")
@@ -44,7 +45,8 @@ struct JournalFaultTests {
     let report = CrashExplorer(budget: Support.budget(crashRecovery: false)).explore(
       setup: { disk in try JournalCrashTests.prepare(disk, 1...1) },
       operation: { disk, recorder in
-        let journal = try Journal.open(directory: directory, fileSystem: disk)
+        let journal = try Journal.open(
+          directory: directory, fileSystem: disk, options: JournalOptions(mappedAppends: false))
         // 20 bytes land: exactly the first frame of the batch, a valid record on its own.
         disk.inject(.noSpaceOnWrite(nth: 1, partialBytes: 20))
         if (try? journal.append(batch: [failed, [8, 8, 8, 8, 8]])) != nil {

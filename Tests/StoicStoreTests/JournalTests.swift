@@ -330,6 +330,9 @@ final class JournalSyncCountingFileSystem: FileSystem {
   func write(_ handle: StoicStore.FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
     throws(StoreError)
   { try base.write(handle, bytes, at: offset) }
+  func map(_ handle: StoicStore.FileHandle, length: UInt64) throws(StoreError)
+    -> any FileMapping
+  { try base.map(handle, length: length) }
   func truncate(_ handle: StoicStore.FileHandle, to size: UInt64) throws(StoreError) {
     try base.truncate(handle, to: size)
   }

@@ -45,8 +45,11 @@ import Testing
 
   @Test func aFailedAcknowledgementIsThrownAndTheEntryIsDeliveredAgainLater() async throws {
     let disk = SimulatedFileSystem()
+    // Positional writes, so that the acknowledgement's own write can meet the full disk (a
+    // mapped journal reserved the space for it already).
     let outbox = try Outbox<String>(
-      directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions())
+      directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions(),
+      journalOptions: JournalOptions(mappedAppends: false))
     try await outbox.enqueue("a", key: "A")
     let sends = Mutex(0)
     let error = await #expect(throws: StoreError.self) {
@@ -72,6 +75,8 @@ import Testing
     let disk = SimulatedFileSystem()
     let outbox = try Outbox<String>(
       directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions())
+    // No space to map the journal's segment, and none for the positional write after it.
+    disk.inject(.noSpaceOnMap(nth: 1))
     disk.inject(.noSpaceOnWrite(nth: 1))
     await #expect(throws: StoreError.self) { try await outbox.enqueue("a", key: "A") }
     #expect(await outbox.pending.isEmpty)

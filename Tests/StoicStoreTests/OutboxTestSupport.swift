@@ -137,6 +137,9 @@ final class OutboxRemoveFailingFileSystem: FileSystem, Sendable {
   func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
     throws(StoreError)
   { try base.write(handle, bytes, at: offset) }
+  func map(_ handle: FileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
+    try base.map(handle, length: length)
+  }
   func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError) {
     try base.truncate(handle, to: size)
   }

@@ -39,6 +39,10 @@ struct TimingFileSystem: FileSystem {
     }
   }
 
+  func map(_ handle: FileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
+    try profile.measure(.other) { () throws(StoreError) in try base.map(handle, length: length) }
+  }
+
   func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError) {
     try profile.measure(.other) { () throws(StoreError) in try base.truncate(handle, to: size) }
   }

@@ -37,6 +37,8 @@ public enum EventCatalog {
   public static let journalCorruptionDetected = "store.journal_corruption_detected"
   /// A damaged journal was salvaged: bytes quarantined, later records kept.
   public static let journalSalvaged = "store.journal_salvaged"
+  /// The journal could not map its active segment and appends with positional writes instead.
+  public static let journalMappingUnavailable = "store.journal_mapping_unavailable"
 
   // MARK: Outbox
 
@@ -102,6 +104,11 @@ public enum EventCatalog {
       name: journalCorruptionDetected, level: .error,
       summary: "Damage was found inside data that had been durable; open refused unless salvaging.",
       fields: ["path", "offset", "length"]),
+    Entry(
+      name: journalMappingUnavailable, level: .warning,
+      summary:
+        "The active segment could not be mapped; appends use positional writes from now on.",
+      fields: ["path", "error"]),
     Entry(
       name: journalSalvaged, level: .error,
       summary: "Damaged bytes were quarantined and every valid later record kept.",

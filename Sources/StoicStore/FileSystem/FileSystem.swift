@@ -46,6 +46,23 @@ public protocol FileSystem: Sendable {
   func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
     throws(StoreError)
 
+  /// Reserves the disk blocks of the file's first `length` bytes (extending the file with
+  /// zeros if it is shorter) and maps them shared for writing (see ``FileMapping``).
+  ///
+  /// The extension is a change of the file's size like ``truncate(_:to:)``: durable after
+  /// ``sync(_:)``. The mapping stays valid after the handle is closed, until
+  /// ``FileMapping/close()``.
+  ///
+  /// - Parameters:
+  ///   - handle: A handle opened for writing.
+  ///   - length: How many bytes to map, more than 0.
+  /// - Returns: The mapping; close it with ``FileMapping/close()`` before cutting the file.
+  /// - Throws: ``StoreError`` with the `fallocate` errno (``StoreError/Code/diskFull`` when the
+  ///   blocks cannot be reserved) or the `mmap` errno (``StoreError/Code/unsupported`` where
+  ///   the file system cannot map files); ``StoreError/Code/invalidArgument`` for a length of 0
+  ///   or beyond what the platform can map. A caller can fall back to positional writes.
+  func map(_ handle: FileHandle, length: UInt64) throws(StoreError) -> any FileMapping
+
   /// Sets the file's size, cutting or zero-extending it.
   func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError)
 

@@ -88,4 +88,42 @@ internal enum Syscall {
       throw StoreError.system(name, error, path: path, file: file, line: line)
     }
   }
+
+  /// Calls a function that reports failure by returning the errno itself (0 for success), as
+  /// `posix_fallocate` does, restarting it on `EINTR`.
+  ///
+  /// - Throws: ``StoreError/system(_:_:path:file:line:)`` with the returned errno.
+  static func runReturningErrno(
+    _ name: String,
+    path: String?,
+    file: String = #fileID,
+    line: Int = #line,
+    _ body: () -> Int32
+  ) throws(StoreError) {
+    while true {
+      let code = body()
+      if code == 0 { return }
+      let error = Errno(rawValue: code)
+      if error == .interrupted { continue }
+      throw StoreError.system(name, error, path: path, file: file, line: line)
+    }
+  }
+
+  /// Calls `mmap`, which fails with `MAP_FAILED` (all bits set) rather than `NULL`.
+  ///
+  /// - Returns: The mapped address.
+  /// - Throws: ``StoreError/system(_:_:path:file:line:)`` with the call's errno.
+  static func mapping(
+    _ name: String,
+    path: String?,
+    file: String = #fileID,
+    line: Int = #line,
+    _ body: () -> UnsafeMutableRawPointer?
+  ) throws(StoreError) -> UnsafeMutableRawPointer {
+    let address = body()
+    guard let address, UInt(bitPattern: address) != UInt.max else {
+      throw StoreError.system(name, Errno.current, path: path, file: file, line: line)
+    }
+    return address
+  }
 }

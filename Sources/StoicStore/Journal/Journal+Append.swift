@@ -19,9 +19,11 @@ extension Journal {
   public func append(_ payload: [UInt8], durable: Bool = false) throws(StoreError) -> UInt64 {
     try checkRecordSize(payload.count)
     let frameBytes = JournalFrame.recordSize(payloadCount: payload.count)
-    return try append(records: 1, frameBytes: frameBytes, durable: durable) { buffer, first in
-      JournalFrame.appendRecord(sequence: first, payload: payload, to: &buffer)
-    }.lowerBound
+    return try payload.withStoreBytes { (bytes) throws(StoreError) in
+      try append(records: 1, frameBytes: frameBytes, durable: durable) { frame, first in
+        JournalFrame.storeRecord(sequence: first, payload: bytes, into: frame)
+      }.lowerBound
+    }
   }
 
   /// Appends records as one write (and, where the policy syncs, one sync).
@@ -45,9 +47,16 @@ extension Journal {
       frameBytes += JournalFrame.recordSize(payloadCount: payload.count)
     }
     return try append(records: payloads.count, frameBytes: frameBytes, durable: durable) {
-      buffer, first in
+      frames, first in
+      var offset = 0
       for (index, payload) in payloads.enumerated() {
-        JournalFrame.appendRecord(sequence: first + UInt64(index), payload: payload, to: &buffer)
+        let size = JournalFrame.recordSize(payloadCount: payload.count)
+        payload.withUnsafeBytes { bytes in
+          JournalFrame.storeRecord(
+            sequence: first + UInt64(index), payload: bytes,
+            into: UnsafeMutableRawBufferPointer(rebasing: frames[offset..<(offset + size)]))
+        }
+        offset += size
       }
     }
   }
@@ -62,12 +71,14 @@ extension Journal {
     }
   }
 
-  /// The common path of both appends: encodes `records` frames (`frameBytes` in all) into the
-  /// core's reused buffer under the lock, writes them with one positional write, then waits
-  /// for durability where the policy or `durable` asks for it.
+  /// The common path of both appends: under the lock, encodes `records` frames (`frameBytes`
+  /// in all) straight into the active segment's mapping, or into the core's reused buffer for
+  /// one positional write; then waits for durability where the policy or `durable` asks for
+  /// it. `encode` stores exactly `frameBytes` bytes into the buffer it is given, numbering the
+  /// frames from the sequence given.
   private func append(
     records: Int, frameBytes: Int, durable: Bool,
-    encode: (inout [UInt8], UInt64) -> Void
+    encode: (UnsafeMutableRawBufferPointer, UInt64) -> Void
   ) throws(StoreError) -> Range<UInt64> {
     let batch = JournalBatch(records: records, frameBytes: frameBytes, durable: durable)
     var written = try state.withLock { (core) throws(StoreError) in
@@ -83,7 +94,7 @@ extension Journal {
       throw StoreError(.other, "journal append could not roll its segment", path: directory)
     }
     if written.sequences.isEmpty { return written.sequences }
-    if written.rolled { scheduleMaintenance() }
+    if written.rolled, options.backgroundMaintenance { scheduleSeal() }
     if written.waits {
       try awaitDurable(written.sequences.upperBound - 1, registered: true)
     } else if case .interval(let interval) = options.syncPolicy {
@@ -96,7 +107,7 @@ extension Journal {
     var sequences: Range<UInt64>
     /// The appender must wait for durability (it is counted in `pendingDurable`).
     var waits: Bool
-    /// The append sealed a segment that background maintenance should compress.
+    /// The append replaced a full segment, whose seal is now pending.
     var rolled = false
   }
 
@@ -108,11 +119,11 @@ extension Journal {
   }
 
   /// Writes the frames under the lock; returns `nil` if the segment must roll but a sync is in
-  /// flight (the caller retries exclusively).
-  /// `encode` appends the frames to the buffer it is given, numbered from the sequence given.
+  /// flight or a seal is being made (the caller retries exclusively).
+  /// `encode` stores the frames into the buffer it is given, numbered from the sequence given.
   func writeBatch(
     _ batch: JournalBatch, core: inout JournalCore, exclusive: Bool,
-    encode: (inout [UInt8], UInt64) -> Void
+    encode: (UnsafeMutableRawBufferPointer, UInt64) -> Void
   ) throws(StoreError) -> Written? {
     try core.checkUsable(directory)
     let first = core.lastSequence + 1
@@ -124,16 +135,14 @@ extension Journal {
     if activeEnd > 0, activeEnd + UInt64(batch.frameBytes) > options.segmentSize,
       core.lastSequence >= activeFirst
     {
+      // The active handle is being synced, or the previous segment is being sealed on
+      // another thread: retry once the journal can be taken exclusively.
       if core.syncInFlight && !exclusive { return nil }
-      let inline = options.compressSealedSegments && !options.backgroundMaintenance
-      try roll(core: &core, compress: inline)
-      rolled = options.compressSealedSegments && options.backgroundMaintenance
+      if core.sealing?.claimed == true { return nil }
+      try roll(core: &core, deferSeal: true)
+      rolled = true
     }
-    core.scratch.removeAll(keepingCapacity: true)
-    encode(&core.scratch, first)
-    let frames = core.scratch
-    try writeFrames(frames, core: &core)
-    if frames.count > JournalCore.scratchLimit { core.scratch = [] }
+    try writeFrames(count: batch.frameBytes, core: &core) { frames in encode(frames, first) }
     let count = UInt64(batch.records)
     core.lastSequence += count
     core.unsyncedRecords += batch.records
@@ -151,18 +160,45 @@ extension Journal {
     return Written(sequences: first..<(first + count), waits: waits, rolled: rolled)
   }
 
-  /// Writes `frames` at the active end, rolling back to it on failure (truncate, then sync;
-  /// poisoning the journal if even the rollback fails). Updates the core in place.
+  /// Writes `frames` at the active end, as ``writeFrames(count:core:fill:)`` does.
   func writeFrames(_ frames: [UInt8], core: inout JournalCore) throws(StoreError) {
+    try writeFrames(count: frames.count, core: &core) { target in
+      frames.withUnsafeBytes { target.copyMemory(from: $0) }
+    }
+  }
+
+  /// Writes `count` bytes at the active end, which `fill` stores: straight into the segment's
+  /// mapping when appends are mapped (growing it first if needed), else into the core's reused
+  /// buffer for one positional write, rolled back to the old end on failure (truncate, then
+  /// sync; poisoning the journal if even the rollback fails). Updates the core in place.
+  func writeFrames(
+    count: Int, core: inout JournalCore, fill: (UnsafeMutableRawBufferPointer) -> Void
+  ) throws(StoreError) {
     guard let handle = core.active?.handle, let end = core.active?.end else {
       throw StoreError(.closed, "the journal has no active segment", path: directory)
     }
+    let newEnd = end + UInt64(count)
+    if let mapping = mapping(covering: newEnd, core: &core) {
+      // A mapped write stores every byte or none (it only refuses a range outside the
+      // mapping), so there is nothing to roll back.
+      try mapping.write(count: count, at: end, fill)
+      core.active?.end = newEnd
+      return
+    }
+    if core.scratch.count < count { core.scratch = [UInt8](repeating: 0, count: count) }
+    core.scratch.withUnsafeMutableBytes {
+      fill(UnsafeMutableRawBufferPointer(rebasing: $0[0..<count]))
+    }
+    let frames = count == core.scratch.count ? core.scratch : Array(core.scratch[0..<count])
+    if core.scratch.count > JournalCore.scratchLimit { core.scratch = [] }
     do {
       try fileSystem.write(handle, frames, at: end)
     } catch {
       // The rollback is made durable at once: otherwise a crash could keep the partial write
-      // without the truncate, and a failed record would reappear.
+      // without the truncate, and a failed record would reappear. A mapping must not outlive
+      // the cut (a write beyond the end of a mapped file is fatal), so it is closed first.
       do {
+        try releaseMapping(core: &core)
         try fileSystem.truncate(handle, to: end)
         try fileSystem.sync(handle)
       } catch let rollback {
@@ -173,7 +209,45 @@ extension Journal {
       }
       throw error
     }
-    core.active?.end = end + UInt64(frames.count)
+    core.active?.end = newEnd
+  }
+
+  /// The active segment's mapping, grown (4 KiB, doubling, up to the segment size or the
+  /// frame that needs more) so that it covers `[0, end)`; `nil` when appends are not mapped.
+  /// A mapping that cannot be made turns mapped appends off for good (event
+  /// ``EventCatalog/journalMappingUnavailable``); the caller then writes positionally.
+  func mapping(covering end: UInt64, core: inout JournalCore) -> (any FileMapping)? {
+    guard core.mappingEnabled, let active = core.active else { return nil }
+    if let mapping = active.mapping, mapping.length >= end { return mapping }
+    let current = active.mapping?.length ?? 0
+    var length = max(current * 2, Self.firstMappingLength)
+    length = min(length, max(options.segmentSize, end))
+    length = max(length, end)
+    do throws(StoreError) {
+      try releaseMapping(core: &core)
+      let mapping = try fileSystem.map(active.handle, length: length)
+      core.active?.mapping = mapping
+      return mapping
+    } catch {
+      core.mappingEnabled = false
+      events.emit(
+        EventCatalog.journalMappingUnavailable, .warning,
+        [("path", active.path), ("error", String(describing: error))])
+      return nil
+    }
+  }
+
+  /// The first length an active segment is mapped (and preallocated) with: one page, 4 KiB.
+  /// Doubling from there reaches an 8 MiB segment in 11 steps, and a journal that holds a few
+  /// records keeps a few KiB of zeros at most.
+  static let firstMappingLength: UInt64 = 4 << 10
+
+  /// Closes the active segment's mapping, if any. The file keeps its preallocated zero tail
+  /// until ``trimPreallocation(core:)``.
+  func releaseMapping(core: inout JournalCore) throws(StoreError) {
+    guard let mapping = core.active?.mapping else { return }
+    core.active?.mapping = nil
+    try mapping.close()
   }
 
   /// Makes every record appended so far durable.
@@ -188,14 +262,14 @@ extension Journal {
     try awaitDurable(target)
   }
 
-  /// Runs `body` under the lock once no sync is in flight (so it may replace or close the
-  /// active handle).
+  /// Runs `body` under the lock once no sync is in flight and no seal is being made on another
+  /// thread (so it may replace or close the active handle, and finish a pending seal itself).
   func withExclusiveCore<Result>(
     _ body: (inout JournalCore) throws(StoreError) -> Result
   ) throws(StoreError) -> Result {
     while true {
       let waiter = state.withLock { core -> DispatchSemaphore? in
-        guard core.syncInFlight else { return nil }
+        guard core.syncInFlight || core.sealing?.claimed == true else { return nil }
         let semaphore = DispatchSemaphore(value: 0)
         core.waiters.append((UInt64.max, semaphore))
         return semaphore
@@ -205,7 +279,7 @@ extension Journal {
         continue
       }
       let outcome = state.withLock { core -> Swift.Result<Result?, StoreError> in
-        guard !core.syncInFlight else { return .success(nil) }
+        guard !core.syncInFlight, core.sealing?.claimed != true else { return .success(nil) }
         do throws(StoreError) {
           return .success(try body(&core))
         } catch {

@@ -78,11 +78,13 @@ extension Journal {
   private func commitCheckpoint(
     _ checkpoint: JournalCheckpoint, core: inout JournalCore, records: Int?
   ) throws(StoreError) {
+    // A replaced segment still being sealed is sealed now, so that it can be covered.
+    try sealPendingLocked(core: &core)
     if let active = core.active, checkpoint.lowWater >= core.lastSequence,
       core.lastSequence >= active.first, active.end > 0
     {
       // The active segment is wholly covered: seal it so it can be removed.
-      try roll(core: &core, compress: false)
+      try roll(core: &core, deferSeal: false)
     }
     let removable = coveredSealed(core: core, lowWater: checkpoint.lowWater)
     if options.mutations.contains(.truncateBeforeSnapshot) {

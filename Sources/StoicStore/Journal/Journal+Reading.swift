@@ -33,14 +33,18 @@ extension Journal {
   ) throws(StoreError) {
     let view = try state.withLock { (core) throws(StoreError) in
       try core.checkUsable(directory)
-      return (core.sealed, core.active, core.lowWater)
+      return (core.sealed, core.sealing?.segment, core.active, core.lowWater)
     }
-    let (sealed, active, lowWater) = view
+    let (sealed, sealing, active, lowWater) = view
     let start = max(sequence, lowWater + 1)
     var segments:
       [(first: UInt64, kind: JournalFileNames.SegmentKind, name: String, end: UInt64?)] =
         sealed.map { ($0.first, $0.kind, $0.name, nil) }
-    if let active { segments.append((active.first, .log, active.name, active.end)) }
+    // A replaced segment whose seal is pending is read up to its last frame, like the active
+    // one (after that it may hold the zeros its mapping preallocated).
+    for segment in [sealing, active].compactMap({ $0 }) {
+      segments.append((segment.first, .log, segment.name, segment.end))
+    }
     var peak = 0
     // Shared by the compressed segments' readers: their buffers are allocated once per read.
     let blocks = [JournalCompressedBlock(), JournalCompressedBlock()]
@@ -48,21 +52,25 @@ extension Journal {
       if index + 1 < segments.count, segments[index + 1].first <= start { continue }
       var path = Path.join(directory, segment.name)
       var kind = segment.kind
+      var end = segment.end
       let handle: FileHandle
       do throws(StoreError) {
         handle = try fileSystem.open(path, .readOnly)
       } catch {
-        // Background maintenance may have replaced a sealed `.log` by its `.zst` since the
-        // view was taken.
-        guard error.code == .notFound, segment.end == nil, kind == .log else { throw error }
+        // Background maintenance may have sealed and replaced a `.log` by its `.zst` since
+        // the view was taken (never the active segment's).
+        guard error.code == .notFound, index + 1 < segments.count, kind == .log else {
+          throw error
+        }
         kind = .compressed
+        end = nil
         path = Path.join(
           directory, JournalFileNames.segment(first: segment.first, kind: .compressed))
         handle = try fileSystem.open(path, .readOnly)
       }
       defer { try? fileSystem.close(handle) }
       let size: UInt64
-      if let end = segment.end { size = end } else { size = try fileSystem.size(handle) }
+      if let end { size = end } else { size = try fileSystem.size(handle) }
       let reader = JournalWindowReader(
         fileSystem: fileSystem, handle: handle, fileSize: size, window: options.readWindow)
       switch kind {

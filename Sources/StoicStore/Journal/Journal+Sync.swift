@@ -67,6 +67,17 @@ extension Journal {
     // records its last sync did not cover: they need not wake up and elect a new leader first.
     var round = 1
     while true {
+      // The previous segment's seal comes first: a record of the active segment must never
+      // be durable while an earlier one may still be lost.
+      do {
+        if !options.mutations.contains(.syncBeforeSeal) { try finishPendingSeal() }
+      } catch {
+        state.withLock { core in
+          core.syncInFlight = false
+          core.wakeAll()
+        }
+        throw error
+      }
       let target = state.withLock { core -> (FileHandle, UInt64, UInt64)? in
         core.leaderWake = nil
         guard let active = core.active else { return nil }
@@ -152,24 +163,44 @@ extension Journal {
     core.unsyncedRecords = 0
   }
 
-  /// Makes the active segment complete: data durable and covered by a durable marker.
+  /// Makes the active segment complete: data durable and covered by a durable marker, its
+  /// mapping closed and its preallocated zero tail cut (durably), so that a sealed segment ends
+  /// exactly at its last frame.
   func sealActiveLocked(core: inout JournalCore) throws(StoreError) {
     guard let active = core.active else { return }
     if active.end > active.syncedEnd || core.durableSequence < core.lastSequence {
       try syncActiveLocked(core: &core)
     }
+    var mustSync = false
     if core.markedSequence < core.lastSequence, core.lastSequence >= active.first {
       let end = core.active?.end ?? active.end
       writeMarker(core: &core, durableSequence: core.lastSequence, durableEnd: end)
-      try syncActiveLocked(core: &core)
+      mustSync = true
     }
+    if try trimPreallocation(core: &core) { mustSync = true }
+    if mustSync { try syncActiveLocked(core: &core) }
   }
 
-  /// Seals the active segment, starts the next one (durable name), and optionally compresses
-  /// the sealed one. Call only with no sync in flight.
-  func roll(core: inout JournalCore, compress: Bool) throws(StoreError) {
+  /// Closes the active segment's mapping and cuts the file at the active end if it is longer
+  /// (the zeros a mapping preallocated, or left from before a crash). Returns whether it cut.
+  func trimPreallocation(core: inout JournalCore) throws(StoreError) -> Bool {
+    guard let active = core.active else { return false }
+    try releaseMapping(core: &core)
+    if options.mutations.contains(.keepPreallocationOnSeal) { return false }
+    guard try fileSystem.size(active.handle) > active.end else { return false }
+    try fileSystem.truncate(active.handle, to: active.end)
+    return true
+  }
+
+  /// Replaces the active segment by a new one (its name made durable first) and seals the
+  /// replaced one: now (`deferSeal: false`), or later (``JournalCore/sealing``), by the
+  /// background, the next sync, the next roll, dropping data or closing, whichever comes
+  /// first. A seal still pending from the previous roll is finished first. Call only with no
+  /// sync in flight and no seal claimed by another thread.
+  func roll(core: inout JournalCore, deferSeal: Bool) throws(StoreError) {
+    try sealPendingLocked(core: &core)
+    if !deferSeal { try sealActiveLocked(core: &core) }
     guard let active = core.active else { return }
-    try sealActiveLocked(core: &core)
     let next = core.lastSequence + 1
     let name = JournalFileNames.segment(first: next, kind: .log)
     let path = Path.join(directory, name)
@@ -183,15 +214,17 @@ extension Journal {
       try? fileSystem.close(handle)
       throw error
     }
-    try? fileSystem.close(active.handle)
-    core.sealed.append(JournalCore.Sealed(first: active.first, kind: .log, name: active.name))
+    if deferSeal {
+      core.sealing = JournalCore.Sealing(
+        segment: active, lastSequence: core.lastSequence, markedSequence: core.markedSequence)
+    } else {
+      try? fileSystem.close(active.handle)
+      core.sealed.append(JournalCore.Sealed(first: active.first, kind: .log, name: active.name))
+    }
     core.active = JournalCore.Active(
       first: next, name: name, path: path, handle: handle, end: 0, syncedEnd: 0)
     core.markedSequence = core.lastSequence
-    if compress {
-      // A failed compression leaves the sealed `.log` in place, which is as good.
-      try? compressSealed(index: core.sealed.count - 1, core: &core)
-    }
+    core.unsyncedRecords = 0
   }
 
   /// Schedules a background sync after `interval` unless one is scheduled.
@@ -230,15 +263,18 @@ extension Journal {
       var failure: StoreError? = core.poison
       if failure == nil {
         do throws(StoreError) {
+          try sealPendingLocked(core: &core)
           try sealActiveLocked(core: &core)
         } catch {
           failure = error
         }
       }
       core.closed = true
-      for handle in [core.active?.handle, core.lockHandle].compactMap({ $0 }) {
-        try? fileSystem.close(handle)
-      }
+      try? core.active?.mapping?.close()
+      try? core.sealing?.segment.mapping?.close()
+      let handles = [core.sealing?.segment.handle, core.active?.handle, core.lockHandle]
+      for handle in handles.compactMap({ $0 }) { try? fileSystem.close(handle) }
+      core.sealing = nil
       core.active = nil
       core.lockHandle = nil
       core.wakeAll()

@@ -141,7 +141,9 @@ public final class Journal: Sendable {
     let handles = state.withLock { core -> [FileHandle] in
       guard !core.closed else { return [] }
       core.closed = true
-      return [core.active?.handle, core.lockHandle].compactMap { $0 }
+      return [core.sealing?.segment.handle, core.active?.handle, core.lockHandle].compactMap {
+        $0
+      }
     }
     for handle in handles { try? fileSystem.close(handle) }
   }

@@ -19,9 +19,36 @@ struct JournalCore {
     var end: UInt64
     /// Bytes `[0, syncedEnd)` are durable.
     var syncedEnd: UInt64
+    /// The shared mapping frames are copied into, covering `[0, mapping.length)` of the file
+    /// (preallocated; zeros beyond ``end``), or `nil` while none is made.
+    var mapping: (any FileMapping)?
+  }
+
+  /// Whether appends write through a file mapping; turned off for the rest of the journal's
+  /// life when a mapping cannot be made (the file system cannot map files, or no space could
+  /// be reserved), after which positional writes are used.
+  var mappingEnabled = true
+
+  /// A segment that was full and replaced by the next one, whose seal (sync, final marker,
+  /// cut of the preallocated zeros, sync) has not been made yet: appends need not wait for it.
+  /// At most one exists. It is finished before any sync of the active segment, so a record of
+  /// the active segment is never durable while this one may still be torn.
+  struct Sealing {
+    /// The segment as it was when it was replaced (its handle, mapping and end).
+    var segment: Active
+    /// The last sequence it holds.
+    var lastSequence: UInt64
+    /// The sequence its last marker claims.
+    var markedSequence: UInt64
+    /// A thread is making the seal now (outside the lock).
+    var claimed = false
   }
 
   var active: Active?
+  /// The previous segment while its seal is pending (see ``Sealing``).
+  var sealing: Sealing?
+  /// Threads waiting for a claimed seal to be finished.
+  var sealWaiters: [DispatchSemaphore] = []
   /// The reused buffer appends encode their frames into.
   var scratch: [UInt8] = []
   /// A scratch buffer grown beyond this by a large batch is released after the write.
@@ -62,6 +89,18 @@ struct JournalCore {
   func checkUsable(_ directory: String) throws(StoreError) {
     if closed { throw StoreError(.closed, "the journal is closed", path: directory) }
     if let poison { throw poison }
+  }
+
+  /// Wakes the threads waiting for the end of a sync or of a seal before they take the
+  /// journal exclusively, and those waiting for a seal.
+  mutating func wakeSealWaiters() {
+    for semaphore in sealWaiters { semaphore.signal() }
+    sealWaiters = []
+    var left: [(sequence: UInt64, semaphore: DispatchSemaphore)] = []
+    for waiter in waiters {
+      if waiter.sequence == UInt64.max { waiter.semaphore.signal() } else { left.append(waiter) }
+    }
+    waiters = left
   }
 
   /// Wakes every waiter.

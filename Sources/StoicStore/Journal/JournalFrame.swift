@@ -24,17 +24,35 @@ enum JournalFrame {
   /// The size of a record frame with `payloadCount` bytes.
   static func recordSize(payloadCount: Int) -> Int { headerSize + payloadCount }
 
-  /// Appends a record frame to `buffer`: the header is encoded straight into it and the CRC
-  /// is computed from the parts, without a second pass over the buffer.
+  /// Appends a record frame to `buffer`, encoded by ``storeRecord(sequence:payload:into:)``.
   static func appendRecord(sequence: UInt64, payload: [UInt8], to buffer: inout [UInt8]) {
+    let start = buffer.count
+    buffer.append(contentsOf: repeatElement(0, count: recordSize(payloadCount: payload.count)))
+    buffer.withUnsafeMutableBytes { all in
+      payload.withUnsafeBytes { bytes in
+        storeRecord(
+          sequence: sequence, payload: bytes,
+          into: UnsafeMutableRawBufferPointer(rebasing: all[start...]))
+      }
+    }
+  }
+
+  /// Stores a record frame into `frame`, which is exactly ``recordSize(payloadCount:)`` bytes:
+  /// the header, then the payload, and the CRC over the length bytes and the contiguous body.
+  static func storeRecord(
+    sequence: UInt64, payload: UnsafeRawBufferPointer, into frame: UnsafeMutableRawBufferPointer
+  ) {
     let length = UInt32(8 + payload.count)
-    var crc = withUnsafeBytes(of: length.littleEndian) { CRC32C.checksum($0) }
-    crc = withUnsafeBytes(of: sequence.littleEndian) { CRC32C.checksum($0, continuing: crc) }
-    crc = CRC32C.checksum(payload, continuing: crc)
-    buffer.appendLittleEndian(length)
-    buffer.appendLittleEndian(crc)
-    buffer.appendLittleEndian(sequence)
-    buffer.append(contentsOf: payload)
+    frame.storeBytes(of: length.littleEndian, toByteOffset: 0, as: UInt32.self)
+    frame.storeBytes(of: sequence.littleEndian, toByteOffset: 8, as: UInt64.self)
+    if let source = payload.baseAddress, let base = frame.baseAddress {
+      (base + headerSize).copyMemory(from: source, byteCount: payload.count)
+    }
+    let stored = UnsafeRawBufferPointer(frame)
+    let crc = CRC32C.checksum(
+      UnsafeRawBufferPointer(rebasing: stored[8...]),
+      continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: stored[0..<4])))
+    frame.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
   }
 
   /// A marker frame written at `position` of the segment starting at `segmentFirst`.

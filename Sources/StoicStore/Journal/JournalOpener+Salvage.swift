@@ -51,6 +51,9 @@ extension JournalOpener {
       case .marker(let offset, _):
         result.validEnd = offset + UInt64(JournalFrame.markerSize)
       case .damage(let offset):
+        // The active segment's preallocated tail: zeros up to the end of the file are where
+        // the next frame goes, not damage.
+        if isActive, try isZeroed(handle, from: offset, to: size) { break walk }
         let claim = try scanner.durableClaim(after: offset)
         let durable = !isActive || claim > offset
         var length = size - offset

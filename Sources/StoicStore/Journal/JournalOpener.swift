@@ -66,6 +66,7 @@ struct JournalOpener {
     if directoryChanged { try fileSystem.syncDirectory(directory) }
 
     var core = JournalCore()
+    core.mappingEnabled = options.mappedAppends
     core.lowWater = lowWater
     var previous: UInt64 = 0
     var windowPeak = 0
@@ -83,6 +84,19 @@ struct JournalOpener {
         report.records += outcome.records
         guard let last = outcome.lastSequence else { continue }  // quarantined by salvage
         previous = last
+      } else if index == segments.count - 2, segments[index + 1].kind == .log {
+        // The segment before the active one: its seal may not have been made.
+        let settled = try settleReplaced(
+          segment, next: segments[index + 1], previous: start, report: &report,
+          peak: &windowPeak)
+        guard let scan = settled else {
+          // The active segment held nothing durable after this torn one and is gone: this
+          // one is the active segment again.
+          activeSegment = (segment.first, segment.name)
+          break
+        }
+        previous = scan.lastSequence
+        report.records += scan.records
       } else {
         let scan = try scanLogRepairing(
           segment.first, name: segment.name, previous: start, isActive: false,
@@ -152,12 +166,7 @@ struct JournalOpener {
     try fileSystem.sync(handle)
     let dropped = scan.fileSize - damage.offset
     report.truncatedBytes += dropped
-    events.emit(
-      EventCatalog.journalTruncated, .warning,
-      [
-        ("path", Path.join(directory, name)), ("validBytes", String(damage.offset)),
-        ("droppedBytes", String(dropped)),
-      ])
+    reportCut(path: Path.join(directory, name), validBytes: damage.offset, dropped: dropped)
     return damage.offset
   }
 

@@ -22,6 +22,15 @@ public struct JournalOptions: Sendable {
   /// (1): on log records it compresses about as well as level 3 (4.46× vs 4.43× on the
   /// benchmark's corpus in 64 KiB blocks) and about 20 % faster.
   public var compressionLevel: Int32
+  /// Whether appends copy their frames into a shared mapping of the active segment (`true`, the
+  /// default: no system call per append) or write each with a positional write (`false`). The
+  /// files, their format and the crash-safety are the same either way; a record is in the
+  /// kernel's page cache when the append returns in both. With mappings, the active segment is
+  /// preallocated in steps (4 KiB doubling up to ``segmentSize``) and its unused tail is
+  /// zeros, cut when the segment is sealed or the journal closed. Where a mapping cannot be
+  /// made (a file system that cannot map files, or no space to reserve), the journal falls
+  /// back to positional writes and reports ``EventCatalog/journalMappingUnavailable``.
+  public var mappedAppends: Bool
   /// Whether open salvages damaged durable data (quarantines the damaged bytes, keeps every
   /// valid later record, reports ``EventCatalog/journalSalvaged``) instead of refusing with
   /// ``StoreError/Code/corrupt``. Default `false`.
@@ -41,8 +50,10 @@ public struct JournalOptions: Sendable {
     compressSealedSegments: Bool = true,
     compressionLevel: Int32 = JournalOptions.defaultCompressionLevel,
     salvage: Bool = false,
-    backgroundMaintenance: Bool = true
+    backgroundMaintenance: Bool = true,
+    mappedAppends: Bool = true
   ) {
+    self.mappedAppends = mappedAppends
     self.backgroundMaintenance = backgroundMaintenance
     self.syncPolicy = syncPolicy
     self.maxRecordSize = maxRecordSize
@@ -65,4 +76,9 @@ package enum JournalMutation: Sendable, Hashable {
   /// Dropping data removes the covered segments before the checkpoint that covers them is
   /// durable.
   case truncateBeforeSnapshot
+  /// Sealing a segment leaves the zeros its mapping preallocated after its last frame.
+  case keepPreallocationOnSeal
+  /// A sync of the active segment does not first finish the pending seal of the segment
+  /// before it.
+  case syncBeforeSeal
 }

@@ -1,0 +1,140 @@
+import Testing
+
+@testable import StoicStore
+@testable import StoicTesting
+
+/// Appends through a mapping of the active segment: the preallocated zeros after the last
+/// frame, their cut at seal and close, a crash that leaves them, growth, and the fallback to
+/// positional writes when no mapping can be made.
+@Suite("Journal appends through a mapping")
+struct JournalMappingTests {
+  typealias Support = JournalTestSupport
+  let directory = JournalTestSupport.directory
+
+  /// The bytes of `count` frames of the test payloads 1...count.
+  static func framesSize(_ sequences: ClosedRange<UInt64>) -> Int {
+    sequences.reduce(0) { $0 + JournalFrame.recordSize(payloadCount: Support.payload($1).count) }
+  }
+
+  @Test("the active segment is preallocated while open and ends at its last frame once closed")
+  func closeCutsThePreallocatedZeros() throws {
+    let disk = SimulatedFileSystem()
+    let journal = try Journal.open(
+      directory: directory, fileSystem: disk, options: JournalOptions(syncPolicy: .never))
+    for sequence in 1...3 as ClosedRange<UInt64> { try journal.append(Support.payload(sequence)) }
+    let segment = try #require(Support.activeSegment(on: disk))
+    let open = try #require(disk.contents(segment))
+    #expect(open.count == Int(Journal.firstMappingLength))
+    #expect(open[Self.framesSize(1...3)...].allSatisfy { $0 == 0 })
+    try journal.close()
+    // The frames and one final sync marker, nothing after it.
+    #expect(disk.contents(segment)?.count == Self.framesSize(1...3) + JournalFrame.markerSize)
+    #expect(disk.durableContents(segment) == disk.contents(segment))
+  }
+
+  @Test("a crash leaves zeros after the last record: open goes on from there and cuts nothing")
+  func crashLeavesZeros() throws {
+    let disk = SimulatedFileSystem()
+    let journal = try Journal.open(directory: directory, fileSystem: disk)
+    for sequence in 1...2 as ClosedRange<UInt64> { try journal.append(Support.payload(sequence)) }
+    let crashed = disk.copy()
+    let events = EventRecorder()
+    let reopened = try Journal.open(directory: directory, fileSystem: crashed, events: events.sink)
+    #expect(reopened.recovery.truncatedBytes == 0)
+    #expect(!events.names.contains(EventCatalog.journalTruncated))
+    #expect(try reopened.append(Support.payload(3)) == 3)
+    try reopened.close()
+    let records = try Journal.open(directory: directory, fileSystem: crashed.crashedDurableOnly())
+      .records()
+    #expect(records.map(\.sequence) == [1, 2, 3])
+    #expect(records.map(\.payload) == (1...3).map(Support.payload))
+  }
+
+  @Test("garbage in the preallocated tail is still a torn tail, cut and reported")
+  func garbageAfterTheLastRecordIsCut() throws {
+    let disk = SimulatedFileSystem()
+    let journal = try Journal.open(directory: directory, fileSystem: disk)
+    try journal.append(Support.payload(1))
+    let segment = try #require(Support.activeSegment(on: disk))
+    let end = UInt64(Self.framesSize(1...1) + JournalFrame.markerSize)
+    let crashed = disk.copy()
+    let handle = try crashed.open(segment, .readWrite)
+    try crashed.write(handle, [0xAB, 0xCD, 0xEF], at: end + 100)
+    try crashed.close(handle)
+    let events = EventRecorder()
+    let reopened = try Journal.open(directory: directory, fileSystem: crashed, events: events.sink)
+    #expect(reopened.recovery.truncatedBytes > 0)
+    #expect(events.names.contains(EventCatalog.journalTruncated))
+    #expect(try reopened.records().map(\.sequence) == [1])
+  }
+
+  @Test("frames larger than the mapping grow it; a record larger than a segment still fits")
+  func growth() throws {
+    let disk = SimulatedFileSystem()
+    var options = JournalOptions(syncPolicy: .never, segmentSize: 16 << 10)
+    options.compressSealedSegments = false
+    let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+    let payloads: [[UInt8]] = [1_000, 5_000, 9_000, 40_000, 300].enumerated().map {
+      index, count in (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) }
+    }
+    for payload in payloads { try journal.append(payload) }
+    #expect(try journal.records().map(\.payload) == payloads)
+    try journal.close()
+    let reopened = try Journal.open(
+      directory: directory, fileSystem: disk.crashedDurableOnly(), options: options)
+    #expect(try reopened.records().map(\.payload) == payloads)
+  }
+
+  @Test("no space to map: positional writes from then on, reported once; a full disk is thrown")
+  func noSpaceToMapFallsBack() throws {
+    let disk = SimulatedFileSystem()
+    let events = EventRecorder()
+    let journal = try Journal.open(directory: directory, fileSystem: disk, events: events.sink)
+    disk.inject(.noSpaceOnMap(nth: 1))
+    disk.inject(.noSpaceOnWrite(nth: 1, partialBytes: 5))
+    #expect(throws: StoreError.self) { try journal.append(Support.payload(1)) }
+    #expect(events.names.filter { $0 == EventCatalog.journalMappingUnavailable }.count == 1)
+    #expect(journal.lastSequence == 0)
+    let segment = try #require(Support.activeSegment(on: disk))
+    #expect(disk.contents(segment)?.isEmpty == true)
+    disk.clearFaults()
+    for sequence in 1...3 as ClosedRange<UInt64> {
+      #expect(try journal.append(Support.payload(sequence)) == sequence)
+    }
+    // Positional writes: the file ends at the last frame, with no zeros after it.
+    #expect(
+      disk.contents(segment)?.count ?? 0 <= Self.framesSize(1...3) + 3 * JournalFrame.markerSize)
+    #expect(events.names.filter { $0 == EventCatalog.journalMappingUnavailable }.count == 1)
+    try journal.close()
+    let records = try Journal.open(directory: directory, fileSystem: disk.crashedDurableOnly())
+      .records()
+    #expect(records.map(\.sequence) == [1, 2, 3])
+  }
+
+  /// Small segments, sealed without compression, appended through mappings.
+  static func rollsScenario(options: JournalOptions) -> CrashReport {
+    Support.explore(
+      options: options, attempted: Array(1...6),
+      operation: { disk, recorder in
+        let journal = try Journal.open(
+          directory: Support.directory, fileSystem: disk, options: options)
+        try JournalCrashTests.appendEach(journal, 1...6, recorder)
+        try journal.close()
+      })
+  }
+
+  @Test("mapped appends across segment rolls, sealed as .log, at every crash point")
+  func rollsAtEveryCrashPoint() {
+    let options = Support.smallSegments(compress: false)
+    let report = Self.rollsScenario(options: options)
+    #expect(report.passed, "\(report)")
+  }
+
+  @Test("a seal that keeps the preallocated zeros is caught by the crash suite")
+  func keepingThePreallocationOnSealIsCaught() {
+    var options = Support.smallSegments(compress: false)
+    options.mutations = [.keepPreallocationOnSeal]
+    let report = Self.rollsScenario(options: options)
+    #expect(!report.passed, "the mutation went unnoticed: \(report)")
+  }
+}

@@ -4,8 +4,8 @@
 /// bytes before it); any other version is refused as corrupt. Then blocks, each
 /// `kind:u8 | 0,0,0 | rawLength:u32 | storedLength:u32 | crc32c:u32 | stored`, the CRC covering
 /// the 12 header bytes before it and the stored bytes, so a damaged block is caught before the
-/// decompressor sees it. Kind 0: stored raw; kind 1: zstd frames (one for the columns, one for
-/// the rests) that together decompress to exactly `rawLength` bytes; kind 2: the trailer, whose
+/// decompressor sees it. Kind 0: stored raw; kind 1: zstd frames (the header and columns, then
+/// the rests if any) that together decompress to exactly `rawLength` bytes; kind 2: the trailer, whose
 /// 16 raw bytes are `records:u64 | lastSequence:u64` and which must be the last thing in the
 /// file. A data block's raw bytes are one ``JournalRecordBlock`` (records with consecutive
 /// sequences, no per-record header: the block CRC is their checksum) of at most ``blockTarget``
@@ -20,8 +20,9 @@ enum JournalCompressedSegment {
   static let kindZstd: UInt8 = 1
   static let kindTrailer: UInt8 = 2
   /// The payload bytes a writer puts in one block (a larger record gets a block of its own).
-  /// 1 MiB: on log records the ratio gains little beyond it, and a reader holds about three
-  /// times this (stored, raw and rebuilt payloads), whatever the journal's size.
+  /// 1 MiB: on log records the ratio gains little beyond it (5.08× here against 5.01× at
+  /// 512 KiB on the benchmark's corpus), and a reader holds two blocks of about three times
+  /// this each (stored, raw and rebuilt payloads), whatever the journal's size.
   static let blockTarget = 1 << 20
   /// The largest raw or stored block, and the most payload bytes in one block, any reader
   /// accepts (or one record of the reader's `maxRecordSize`, if that is larger).

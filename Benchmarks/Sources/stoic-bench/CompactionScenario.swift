@@ -4,8 +4,10 @@ import StoicStore
 /// corpus (JSON lines of 150 to 400 bytes; see ``LogCorpus``).
 ///
 /// The corpus is appended in batches with ``SyncPolicy/never`` and the default options
-/// (8 MiB segments, zstd level 3); every full segment is sealed and compressed by the journal
-/// itself (in the background). Reported: the compression ratio (bytes in / bytes out of the
+/// (8 MiB segments, zstd level 1); every full segment is sealed and compressed by the journal
+/// itself (in the background), in the `.zst` format 2: blocks of about 1 MiB of payload whose
+/// records carry no per-record header (the block CRC covers them) and are front- and
+/// back-coded against the record before them, columns and rests as two zstd frames. Reported: the compression ratio (bytes in / bytes out of the
 /// compressed segments), MB/s in of the compression proper (timed through
 /// ``TimingFileSystem``, see ``FileSystemProfile``), and MB/s of payload in end to end (all
 /// appends until the last sealed segment is compressed).

@@ -150,6 +150,29 @@ extension Zstd {
         throw StoreError(.corrupt, "zstd input decompressed to \(code) bytes, not \(size)")
       }
     }
+
+    /// Decompresses `input`, which must hold frames of exactly `output.count` bytes, into
+    /// `output` (no byte past it is written).
+    ///
+    /// - Throws: ``StoreError/Code/corrupt`` if the input is not valid zstd or does not
+    ///   decompress to exactly `output.count` bytes; ``StoreError/Code/temporarilyUnavailable``
+    ///   if no context could be allocated.
+    func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer)
+      throws(StoreError)
+    {
+      guard let context else {
+        throw StoreError(.temporarilyUnavailable, "zstd could not allocate a decompression context")
+      }
+      let code = ZSTD_decompressDCtx(
+        context, output.baseAddress, output.count, input.baseAddress, input.count)
+      if ZSTD_isError(code) != 0 {
+        throw StoreError(.corrupt, "zstd input is not valid: \(Zstd.errorName(code))")
+      }
+      guard code == output.count else {
+        throw StoreError(
+          .corrupt, "zstd input decompressed to \(code) bytes, not \(output.count)")
+      }
+    }
   }
 }
 
@@ -182,6 +205,47 @@ extension Zstd {
         throw StoreError(.invalidArgument, "zstd compression failed: \(Zstd.errorName(code))")
       }
       return output
+    }
+
+    /// Compresses `input` into one zstd frame that records its content size and appends it to
+    /// `output`, which grows by at most `ZSTD_compressBound(input.count)` bytes.
+    ///
+    /// - Parameters:
+    ///   - level: zstd level.
+    ///   - minimumMatch: when given, the shortest match the compressor looks for (zstd's
+    ///     `ZSTD_c_minMatch`, clamped to 3...7); on records full of identifiers and numbers a
+    ///     longer minimum keeps short matches that cost more than the literals they replace.
+    /// - Throws: ``StoreError/Code/invalidArgument`` if zstd refuses a parameter or the input;
+    ///   ``StoreError/Code/temporarilyUnavailable`` if no context could be allocated.
+    func compress(
+      _ input: UnsafeRawBufferPointer, level: Int32, minimumMatch: Int32?,
+      appendingTo output: inout [UInt8]
+    ) throws(StoreError) {
+      guard let context else {
+        throw StoreError(.temporarilyUnavailable, "zstd could not allocate a compression context")
+      }
+      ZSTD_CCtx_reset(context, ZSTD_reset_session_and_parameters)
+      var code = ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level)
+      if ZSTD_isError(code) == 0, let minimumMatch {
+        code = ZSTD_CCtx_setParameter(context, ZSTD_c_minMatch, min(max(minimumMatch, 3), 7))
+      }
+      if ZSTD_isError(code) != 0 {
+        throw StoreError(.invalidArgument, "zstd refused a parameter: \(Zstd.errorName(code))")
+      }
+      let start = output.count
+      let bound = ZSTD_compressBound(input.count)
+      output.append(contentsOf: repeatElement(0, count: bound))
+      let written: Int? = output.withUnsafeMutableBytes { out in
+        out.baseAddress.map {
+          ZSTD_compress2(context, $0 + start, bound, input.baseAddress, input.count)
+        }
+      }
+      guard let written, ZSTD_isError(written) == 0 else {
+        output.removeSubrange(start...)
+        let reason = written.map { Zstd.errorName($0) } ?? "no output buffer"
+        throw StoreError(.invalidArgument, "zstd compression failed: \(reason)")
+      }
+      output.removeSubrange((start + written)...)
     }
   }
 }

@@ -177,33 +177,34 @@ extension Journal {
       segmentFirst: segment.first, previousSequence: min(previous, segment.first - 1),
       maxRecordSize: options.maxRecordSize)
     try output.append(JournalCompressedSegment.header(segmentFirst: segment.first))
-    var raw: [UInt8] = []
+    var block = JournalRecordBlock.Encoder()
     var records = UInt64(0)
     var lastSequence = UInt64(0)
     var inputBytes = UInt64(0)
     let compressor = Zstd.Compressor()
     func flush() throws(StoreError) {
-      guard !raw.isEmpty else { return }
+      guard !block.isEmpty else { return }
       try output.append(
         JournalCompressedSegment.dataBlock(
-          raw, level: options.compressionLevel, compressor: compressor))
-      raw.removeAll(keepingCapacity: true)
+          block, level: options.compressionLevel, compressor: compressor))
+      block.reset()
     }
-    scan: while let item = try scanner.next() {
-      switch item {
-      case .record(let sequence, let offset, let size):
-        if !raw.isEmpty, raw.count + size > options.readWindow { try flush() }
-        try scanner.appendFrame(at: offset, size: size, to: &raw)
-        records += 1
-        lastSequence = sequence
-        inputBytes += UInt64(size)
-      case .marker:
-        continue
-      case .damage(let offset):
-        throw StoreError(
-          .corrupt, "sealed journal segment is damaged at offset \(offset)", path: logPath,
-          cause: JournalDamage(path: logPath, offset: offset, length: 0))
+    let damage = try scanner.forEachRecord { (sequence, payload) throws(StoreError) in
+      if !block.accepts(
+        sequence: sequence, payloadCount: payload.count,
+        target: JournalCompressedSegment.blockTarget)
+      {
+        try flush()
       }
+      block.append(sequence: sequence, payload: payload)
+      records += 1
+      lastSequence = sequence
+      inputBytes += UInt64(JournalFrame.recordSize(payloadCount: payload.count))
+    }
+    if let damage {
+      throw StoreError(
+        .corrupt, "sealed journal segment is damaged at offset \(damage)", path: logPath,
+        cause: JournalDamage(path: logPath, offset: damage, length: 0))
     }
     try flush()
     try output.append(

@@ -1,7 +1,10 @@
 extension Journal {
   /// Calls `body` with every record after the low-water mark whose sequence is at least
-  /// `sequence`, in order, reading through a bounded window (memory does not grow with the
-  /// journal's size: at most ``JournalOptions/readWindow`` or one frame, plus one record).
+  /// `sequence`, in order, in bounded memory that does not grow with the journal's size: a
+  /// `.log` segment is read through one ``JournalOptions/readWindow`` (or one frame), a
+  /// compressed one two blocks at a time (each about 1 MiB of payload, or one record if larger,
+  /// held as stored, decompressed and rebuilt bytes), the second decoded on a worker thread
+  /// while the first is; a block's records are handed out only once the whole block checked.
   ///
   /// Sees the records appended before the call; appends made meanwhile (even from `body`) are
   /// not visited. Dropping or snapshotting concurrently may make the read fail with
@@ -43,6 +46,8 @@ extension Journal {
       segments.append((segment.first, .log, segment.name, segment.end))
     }
     var peak = 0
+    // Shared by the compressed segments' readers: their buffers are allocated once per read.
+    let blocks = [JournalCompressedBlock(), JournalCompressedBlock()]
     for (index, segment) in segments.enumerated() {
       if index + 1 < segments.count, segments[index + 1].first <= start { continue }
       var path = Path.join(directory, segment.name)
@@ -72,8 +77,9 @@ extension Journal {
       case .compressed:
         var records = JournalCompressedReader(
           reader: reader, path: path, segmentFirst: segment.first,
-          previousSequence: segment.first - 1, maxRecordSize: options.maxRecordSize)
-        while try records.nextBorrowing({ (recordSequence, payload) throws(StoreError) in
+          previousSequence: segment.first - 1, maxRecordSize: options.maxRecordSize,
+          parallel: true, blocks: blocks)
+        while try records.nextBlockBorrowing({ (recordSequence, payload) throws(StoreError) in
           if recordSequence >= start { try body(recordSequence, payload) }
         }) {
           peak = max(peak, records.peakBytes)
@@ -82,23 +88,15 @@ extension Journal {
         var scanner = JournalSegmentScanner(
           reader: reader, segmentFirst: segment.first, previousSequence: segment.first - 1,
           maxRecordSize: options.maxRecordSize)
-        while let item = try scanner.next() {
-          switch item {
-          case .record(let recordSequence, let offset, let size):
-            guard recordSequence >= start else { continue }
-            try scanner.withPayload(at: offset, size: size) { (payload) throws(StoreError) in
-              try body(recordSequence, payload)
-            }
-            peak = max(peak, scanner.reader.peakBytes)
-          case .marker:
-            continue
-          case .damage(let offset):
-            throw StoreError(
-              .corrupt, "journal segment is damaged at offset \(offset)", path: path,
-              cause: JournalDamage(path: path, offset: offset, length: size - offset))
-          }
+        let damage = try scanner.forEachRecord { (recordSequence, payload) throws(StoreError) in
+          if recordSequence >= start { try body(recordSequence, payload) }
         }
         peak = max(peak, scanner.reader.peakBytes)
+        if let damage {
+          throw StoreError(
+            .corrupt, "journal segment is damaged at offset \(damage)", path: path,
+            cause: JournalDamage(path: path, offset: damage, length: size - damage))
+        }
       }
     }
     state.withLock { $0.lastReadPeakBytes = peak }

@@ -1,33 +1,64 @@
+import Dispatch
+
 /// Reads the records of a compressed segment one block at a time, checking every block's CRC
-/// before decompressing it and every frame inside it.
+/// before decompressing it and the structure of what it decompresses to (exact length, every
+/// record's lengths, sequences that increase) before handing out any record of it.
 struct JournalCompressedReader {
   var reader: JournalWindowReader
   let path: String
   let segmentFirst: UInt64
   let maxRecordSize: Int
-  /// The largest raw or stored block accepted: one window or one frame, whichever is larger.
+  /// The largest raw or stored block, and the most payload bytes of one block, accepted.
   let blockLimit: Int
+  /// Whether ``nextBlockBorrowing(_:)`` decodes two blocks at once (one on a worker thread).
+  let parallel: Bool
   var offset: UInt64 = 0
   var previousSequence: UInt64
-  private var block: [UInt8] = []
-  private let decompressor = Zstd.Decompressor()
-  private var blockIndex = 0
+  /// Two blocks: the one being handed out and the one decoded ahead of it.
+  private let blocks: [JournalCompressedBlock]
+  private var current = 0
+  private var recordIndex = 0
+  private var blockHeader: [UInt8] = []
+  /// What was read (or failed) ahead of the current block, to be taken up after it.
+  private var ahead: Ahead?
   /// Records read so far.
   private(set) var records: UInt64 = 0
   private(set) var finished = false
-  /// The most bytes held at once (window buffer plus the current block).
+  /// The most bytes held at once (window buffer plus the blocks' buffers).
   private(set) var peakBytes = 0
+
+  private enum Ahead {
+    case block(Int)
+    case trailer(records: UInt64, lastSequence: UInt64, position: UInt64)
+    case failure(StoreError)
+  }
+
+  /// What one step of reading the block sequence found.
+  private enum Step {
+    case data
+    case trailer(records: UInt64, lastSequence: UInt64, position: UInt64)
+  }
 
   init(
     reader: JournalWindowReader, path: String, segmentFirst: UInt64, previousSequence: UInt64,
-    maxRecordSize: Int
+    maxRecordSize: Int, parallel: Bool = false, blocks: [JournalCompressedBlock]? = nil
   ) {
+    if let blocks, blocks.count == 2 {
+      blocks[0].clear()
+      blocks[1].clear()
+      self.blocks = blocks
+    } else {
+      self.blocks = [JournalCompressedBlock(), JournalCompressedBlock()]
+    }
     self.reader = reader
     self.path = path
     self.segmentFirst = segmentFirst
     self.previousSequence = previousSequence
     self.maxRecordSize = maxRecordSize
-    self.blockLimit = max(reader.window, JournalFrame.recordSize(payloadCount: maxRecordSize))
+    self.parallel = parallel
+    self.blockLimit = max(
+      JournalCompressedSegment.maximumBlock,
+      JournalRecordBlock.headerSize + 12 + JournalFrame.recordSize(payloadCount: maxRecordSize))
   }
 
   private func corrupt(_ why: String, at position: UInt64) -> StoreError {
@@ -37,10 +68,10 @@ struct JournalCompressedReader {
   }
 
   /// The next record, or `nil` after the trailer.
-  /// - Throws: ``StoreError/Code/corrupt`` for any block or frame that fails to check.
+  /// - Throws: ``StoreError/Code/corrupt`` for any block that fails to check.
   mutating func next() throws(StoreError) -> JournalRecord? {
-    guard let (sequence, start, end) = try nextFrame() else { return nil }
-    return JournalRecord(sequence: sequence, payload: Array(block[start..<end]))
+    guard let (sequence, start, end) = try nextRecord() else { return nil }
+    return JournalRecord(sequence: sequence, payload: Array(blocks[current].payloads[start..<end]))
   }
 
   /// Calls `body` with the next record's sequence and payload, borrowed from the current block
@@ -49,90 +80,204 @@ struct JournalCompressedReader {
   mutating func nextBorrowing(
     _ body: (UInt64, UnsafeRawBufferPointer) throws(StoreError) -> Void
   ) throws(StoreError) -> Bool {
-    guard let (sequence, start, end) = try nextFrame() else { return false }
-    try block.withStoreBytes { (all) throws(StoreError) in
+    guard let (sequence, start, end) = try nextRecord() else { return false }
+    try blocks[current].payloads.withStoreBytes { (all) throws(StoreError) in
       try body(sequence, UnsafeRawBufferPointer(rebasing: all[start..<end]))
     }
     return true
   }
 
-  /// Checks the next frame; returns its sequence and where its payload lies in ``block``.
-  private mutating func nextFrame() throws(StoreError) -> (UInt64, Int, Int)? {
-    if offset == 0 { try readHeader() }
-    while blockIndex >= block.count {
-      if finished { return nil }
-      try readBlock()
+  /// Calls `body` with every remaining record of the current block (reading the next block
+  /// first if the current one is used up), each payload borrowed as in ``nextBorrowing(_:)``;
+  /// returns `false` after the trailer. Records of a block are handed out only after the
+  /// whole block checked, and in order: a damaged block is reported after the records before
+  /// it.
+  /// - Throws: As ``next()``, and what `body` throws.
+  mutating func nextBlockBorrowing(
+    _ body: (UInt64, UnsafeRawBufferPointer) throws(StoreError) -> Void
+  ) throws(StoreError) -> Bool {
+    guard try advance(lookAhead: parallel) else { return false }
+    let block = blocks[current]
+    let first = block.first
+    let from = recordIndex
+    let count = block.ends.count
+    recordIndex = count
+    records += UInt64(count - from)
+    previousSequence = first + UInt64(count - 1)
+    try block.payloads.withStoreBytes { (all) throws(StoreError) in
+      try block.ends.withUnsafeBufferPointer { (ends) throws(StoreError) in
+        var start = from == 0 ? 0 : ends[from - 1]
+        for index in from..<count {
+          let end = ends[index]
+          try body(first + UInt64(index), UnsafeRawBufferPointer(rebasing: all[start..<end]))
+          start = end
+        }
+      }
     }
-    let available = UInt64(block.count - blockIndex)
-    let decoded = block.withUnsafeBytes { all in
-      JournalFrame.decode(
-        UnsafeRawBufferPointer(rebasing: all[blockIndex...]), position: 0, available: available,
-        segmentFirst: segmentFirst, maxRecordSize: maxRecordSize)
-    }
-    guard case .record(let sequence, let size) = decoded, sequence > previousSequence else {
-      throw corrupt("a frame inside a block does not check", at: offset)
-    }
-    let start = blockIndex + JournalFrame.headerSize
-    blockIndex += size
+    return true
+  }
+
+  /// Moves to the next record; returns its sequence and where its payload lies in the current
+  /// block's payloads.
+  private mutating func nextRecord() throws(StoreError) -> (UInt64, Int, Int)? {
+    guard try advance(lookAhead: false) else { return nil }
+    let ends = blocks[current].ends
+    let start = recordIndex == 0 ? 0 : ends[recordIndex - 1]
+    let end = ends[recordIndex]
+    let sequence = blocks[current].first + UInt64(recordIndex)
+    recordIndex += 1
     previousSequence = sequence
     records += 1
-    return (sequence, start, blockIndex)
+    return (sequence, start, end)
+  }
+
+  /// Makes a record available in the current block; `false` after the trailer. With
+  /// `lookAhead`, a data block is decoded together with the one after it (that one on a
+  /// worker thread), which is then taken up once the current one is used up.
+  private mutating func advance(lookAhead: Bool) throws(StoreError) -> Bool {
+    if offset == 0 { try readHeader() }
+    while recordIndex >= blocks[current].ends.count {
+      if finished { return false }
+      if let next = ahead {
+        ahead = nil
+        switch next {
+        case .block(let index):
+          try take(index)
+        case .trailer(let count, let lastSequence, let position):
+          try checkTrailer(records: count, lastSequence: lastSequence, at: position)
+        case .failure(let error):
+          throw error
+        }
+        continue
+      }
+      let block = blocks[current]
+      switch try readBlock(into: block) {
+      case .trailer(let count, let lastSequence, let position):
+        try checkTrailer(records: count, lastSequence: lastSequence, at: position)
+      case .data:
+        let other = 1 - current
+        var second: Step?
+        if lookAhead {
+          do throws(StoreError) {
+            second = try readBlock(into: blocks[other])
+          } catch {
+            ahead = .failure(error)
+          }
+        }
+        switch second {
+        case .data:
+          let worker = blocks[other]
+          let (maxRecordSize, blockLimit) = (self.maxRecordSize, self.blockLimit)
+          let done = DispatchSemaphore(value: 0)
+          DispatchQueue.global(qos: .userInitiated).async {
+            worker.decode(maxRecordSize: maxRecordSize, payloadLimit: blockLimit)
+            done.signal()
+          }
+          block.decode(maxRecordSize: maxRecordSize, payloadLimit: blockLimit)
+          done.wait()
+          ahead = .block(other)
+        case .trailer(let count, let lastSequence, let position):
+          block.decode(maxRecordSize: maxRecordSize, payloadLimit: blockLimit)
+          ahead = .trailer(records: count, lastSequence: lastSequence, position: position)
+        case nil:
+          block.decode(maxRecordSize: maxRecordSize, payloadLimit: blockLimit)
+        }
+        try take(current)
+      }
+    }
+    return true
+  }
+
+  /// Makes the decoded block `index` the current one, after checking it decoded and that its
+  /// sequences follow the ones before.
+  private mutating func take(_ index: Int) throws(StoreError) {
+    current = index
+    recordIndex = 0
+    let block = blocks[index]
+    peakBytes = max(peakBytes, reader.peakBytes + blocks[0].heldBytes + blocks[1].heldBytes)
+    if let failure = block.failure { throw corrupt(failure, at: block.position) }
+    let count = UInt64(block.ends.count)
+    guard count > 0, block.first > previousSequence, block.first >= max(segmentFirst, 1),
+      block.first <= JournalFrame.maximumSequence - (count - 1)
+    else {
+      block.clear()
+      throw corrupt("block sequences do not follow the ones before", at: block.position)
+    }
+  }
+
+  private mutating func checkTrailer(
+    records count: UInt64, lastSequence: UInt64, at position: UInt64
+  )
+    throws(StoreError)
+  {
+    guard count == records, records == 0 || lastSequence == previousSequence else {
+      throw corrupt("trailer does not match the blocks", at: position)
+    }
+    blocks[current].clear()
+    finished = true
   }
 
   private mutating func readHeader() throws(StoreError) {
     let header = try reader.bytes(at: 0, count: JournalCompressedSegment.headerSize)
     guard header.count == JournalCompressedSegment.headerSize,
-      Array(header[0..<4]) == JournalCompressedSegment.magic, header[4] == 1,
-      JournalFrame.loadLE64(header, 8) == segmentFirst,
+      Array(header[0..<4]) == JournalCompressedSegment.magic,
       CRC32C.checksum(Array(header[0..<16])) == JournalFrame.loadLE32(header, 16)
     else { throw corrupt("bad segment header", at: 0) }
+    guard header[4] == JournalCompressedSegment.version else {
+      throw corrupt(
+        "unsupported format version \(header[4]) (this reader reads version "
+          + "\(JournalCompressedSegment.version))", at: 4)
+    }
+    guard JournalFrame.loadLE64(header, 8) == segmentFirst else {
+      throw corrupt("the header names another segment", at: 8)
+    }
     offset = UInt64(JournalCompressedSegment.headerSize)
   }
 
-  private mutating func readBlock() throws(StoreError) {
+  /// Reads the block at ``offset`` into `block` (stored bytes, CRC-checked) and moves past it;
+  /// a trailer's values are returned for checking once every block before it was handed out.
+  private mutating func readBlock(into block: JournalCompressedBlock) throws(StoreError) -> Step {
     let headerSize = JournalCompressedSegment.blockHeaderSize
+    block.clear()
     guard offset + UInt64(headerSize) <= reader.fileSize else {
       throw corrupt("the segment ends without its trailer", at: offset)
     }
-    let header = try reader.bytes(at: offset, count: headerSize)
+    try reader.read(at: offset, count: headerSize, into: &blockHeader)
+    let header = blockHeader
+    guard header.count == headerSize else {
+      throw corrupt("the segment ends without its trailer", at: offset)
+    }
     let kind = header[0]
     let rawLength = Int(JournalFrame.loadLE32(header, 4))
     let storedLength = Int(JournalFrame.loadLE32(header, 8))
-    let limit = max(blockLimit, JournalCompressedSegment.maximumBlock)
-    guard rawLength <= limit, storedLength <= limit,
-      offset + UInt64(headerSize + storedLength) <= reader.fileSize
+    guard header[1] == 0, header[2] == 0, header[3] == 0, rawLength <= blockLimit,
+      storedLength <= blockLimit, offset + UInt64(headerSize + storedLength) <= reader.fileSize
     else { throw corrupt("block lengths are out of range", at: offset) }
-    let stored = try reader.bytes(at: offset + UInt64(headerSize), count: storedLength)
-    let crc = CRC32C.checksum(stored, continuing: CRC32C.checksum(Array(header[0..<12])))
-    guard stored.count == storedLength, crc == JournalFrame.loadLE32(header, 12) else {
+    try reader.read(at: offset + UInt64(headerSize), count: storedLength, into: &block.stored)
+    let crc = CRC32C.checksum(block.stored, continuing: CRC32C.checksum(Array(header[0..<12])))
+    guard block.stored.count == storedLength, crc == JournalFrame.loadLE32(header, 12) else {
       throw corrupt("block checksum mismatch", at: offset)
     }
-    let blockStart = offset
+    let position = offset
     offset += UInt64(headerSize + storedLength)
+    block.kind = kind
+    block.rawLength = rawLength
+    block.position = position
     switch kind {
     case JournalCompressedSegment.kindRaw:
-      guard rawLength == storedLength else { throw corrupt("raw block length", at: blockStart) }
-      block = stored
+      guard rawLength == storedLength else { throw corrupt("raw block length", at: position) }
+      return .data
     case JournalCompressedSegment.kindZstd:
-      do throws(StoreError) {
-        try stored.withStoreBytes { (input) throws(StoreError) in
-          try decompressor.decompress(input, size: rawLength, into: &block)
-        }
-      } catch {
-        block = []
-        throw corrupt("block does not decompress to its size (\(error.message))", at: blockStart)
-      }
+      return .data
     case JournalCompressedSegment.kindTrailer:
-      guard storedLength == 16, offset == reader.fileSize,
-        JournalFrame.loadLE64(stored, 0) == records,
-        records == 0 || JournalFrame.loadLE64(stored, 8) == previousSequence
-      else { throw corrupt("trailer does not match the blocks", at: blockStart) }
-      block = []
-      finished = true
+      guard storedLength == 16, rawLength == 16, offset == reader.fileSize else {
+        throw corrupt("trailer does not match the blocks", at: position)
+      }
+      return .trailer(
+        records: JournalFrame.loadLE64(block.stored, 0),
+        lastSequence: JournalFrame.loadLE64(block.stored, 8), position: position)
     default:
-      throw corrupt("unknown block kind \(kind)", at: blockStart)
+      throw corrupt("unknown block kind \(kind)", at: position)
     }
-    blockIndex = 0
-    peakBytes = max(peakBytes, reader.peakBytes + block.count)
   }
 }

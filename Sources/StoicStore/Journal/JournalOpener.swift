@@ -275,10 +275,17 @@ struct JournalOpener {
     }
     let header = try fileSystem.read(handle, count: headerSize, at: 0)
     guard header.count == headerSize,
-      Array(header[0..<4]) == JournalCompressedSegment.magic, header[4] == 1,
-      JournalFrame.loadLE64(header, 8) == segment.first,
+      Array(header[0..<4]) == JournalCompressedSegment.magic,
       CRC32C.checksum(Array(header[0..<16])) == JournalFrame.loadLE32(header, 16)
     else { throw corrupt("bad segment header", at: 0) }
+    guard header[4] == JournalCompressedSegment.version else {
+      throw corrupt(
+        "unsupported format version \(header[4]) (this reader reads version "
+          + "\(JournalCompressedSegment.version))", at: 4)
+    }
+    guard JournalFrame.loadLE64(header, 8) == segment.first else {
+      throw corrupt("the header names another segment", at: 8)
+    }
     let trailerOffset = size - UInt64(trailerSize)
     let trailer = try fileSystem.read(handle, count: trailerSize, at: trailerOffset)
     let blockHeader = JournalCompressedSegment.blockHeaderSize

@@ -52,6 +52,87 @@ struct JournalSegmentScanner {
     }
   }
 
+  /// Walks every frame from ``offset`` to the end of the file, calling `body` with each
+  /// record's sequence and payload borrowed from the read window (valid only inside `body`),
+  /// each checked exactly as ``next()`` checks it; markers are skipped. Returns `nil` at the
+  /// end of the file, or the offset of the first damage (``offset`` then stays there).
+  ///
+  /// The frames in the window are decoded in one pass over it, without a step per record
+  /// through ``next()``.
+  /// - Throws: What `body` throws; the file system's errors.
+  mutating func forEachRecord(
+    _ body: (UInt64, UnsafeRawBufferPointer) throws(StoreError) -> Void
+  ) throws(StoreError) -> UInt64? {
+    let fileSize = reader.fileSize
+    let segmentFirst = self.segmentFirst
+    let maxRecordSize = self.maxRecordSize
+    while offset < fileSize {
+      var index = try reader.load(at: offset, count: JournalFrame.headerSize)
+      var position = offset
+      var previous = previousSequence
+      // What stopped the walk through the window: the end, damage, or a frame not all in it.
+      var stop = Stop.end
+      var needed = 0
+      defer {
+        offset = position
+        previousSequence = previous
+      }
+      try reader.buffer.withStoreBytes { (all) throws(StoreError) in
+        while position < fileSize {
+          let remaining = all.count - index
+          if remaining < JournalFrame.headerSize, UInt64(remaining) < fileSize - position {
+            stop = .reload
+            needed = JournalFrame.headerSize
+            return
+          }
+          let decoded = JournalFrame.decode(
+            UnsafeRawBufferPointer(rebasing: all[index...]), position: position,
+            available: fileSize - position, segmentFirst: segmentFirst,
+            maxRecordSize: maxRecordSize)
+          switch decoded {
+          case .record(let sequence, let size):
+            guard sequence > previous else {
+              stop = .damage
+              return
+            }
+            try body(
+              sequence,
+              UnsafeRawBufferPointer(
+                rebasing: all[(index + JournalFrame.headerSize)..<(index + size)]))
+            previous = sequence
+            index += size
+            position += UInt64(size)
+          case .marker:
+            index += JournalFrame.markerSize
+            position += UInt64(JournalFrame.markerSize)
+          case .needsMore(let size):
+            stop = .reload
+            needed = size
+            return
+          case .invalid:
+            stop = .damage
+            return
+          }
+        }
+      }
+      switch stop {
+      case .end: return nil
+      case .damage: return position
+      case .reload:
+        // A frame runs past the window: load it whole (the window then starts at it).
+        index = try reader.load(at: position, count: needed)
+        if reader.buffer.count - index < min(needed, Int(fileSize - position)) {
+          return position
+        }
+      }
+    }
+    return nil
+  }
+
+  private enum Stop {
+    case end, damage, reload
+  }
+
   /// The payload of the record frame at `offset` of `size` bytes.
   mutating func payload(at offset: UInt64, size: Int) throws(StoreError) -> [UInt8] {
     let frame = try reader.bytes(at: offset, count: size)

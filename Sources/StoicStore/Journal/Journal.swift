@@ -18,9 +18,13 @@ import Synchronization
 ///   `length` counts sequence and payload, the CRC covers the length bytes and the body), and
 ///   sync markers, the same header with the top bit of `length` set and the body
 ///   `durableSequence:u64 | durableEnd:u64 | segmentFirst:u64 | position:u64`.
-/// - `journal-<first>.zst`: a sealed segment rewritten as zstd-compressed blocks, each with its
-///   own CRC over the stored bytes (a bad block is refused by its checksum, never handed to the
-///   decompressor), ending in a trailer with the record count and last sequence.
+/// - `journal-<first>.zst`: a sealed segment rewritten as compressed blocks (format version 2,
+///   see `JournalCompressedSegment`), each with its own CRC over the stored bytes (a bad block
+///   is refused by its checksum, never handed to the decompressor), ending in a trailer with
+///   the record count and last sequence. A block holds about 1 MiB of payload with no
+///   per-record header: a first sequence and a count, then the records as columns (the bytes
+///   shared with the previous record's start and end, the length of the rest) and the rests,
+///   zstd-compressed; its decoded layout is checked whole before any record is handed out.
 /// - `journal.checkpoint`: the low-water mark (records at or below it are dropped) and the
 ///   caller's zstd-compressed snapshot, replaced atomically (temporary file, sync, rename,
 ///   directory sync).

@@ -25,7 +25,9 @@ enum ReplayChild {
   private static func replayOnce(_ directory: String) throws -> (
     bytes: Int, records: Int, peakBuffer: Int
   ) {
-    let journal = try StoicContender.open(directory, policy: .never)
+    // Compression off: reading `.zst` segments works either way, and the open must not start
+    // compressing the `.log` segments of the uncompressed variant in the background.
+    let journal = try StoicContender.open(directory, policy: .never, compress: false)
     var bytes = 0
     var records = 0
     try journal.forEachRecordBorrowing { (_, payload) throws(StoreError) in

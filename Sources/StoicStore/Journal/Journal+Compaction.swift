@@ -171,11 +171,9 @@ extension Journal {
       path: temporary, directory: directory, fileSystem: fileSystem)
     defer { output.abandon() }
     var scanner = JournalSegmentScanner(
-      reader: JournalWindowReader(
-        fileSystem: fileSystem, handle: source, fileSize: try fileSystem.size(source),
-        window: options.readWindow),
-      segmentFirst: segment.first, previousSequence: min(previous, segment.first - 1),
-      maxRecordSize: options.maxRecordSize)
+      fileSystem: fileSystem, handle: source, fileSize: try fileSystem.size(source),
+      options: options, segmentFirst: segment.first,
+      previousSequence: min(previous, segment.first - 1))
     try output.append(JournalCompressedSegment.header(segmentFirst: segment.first))
     var block = JournalRecordBlock.Encoder()
     var records = UInt64(0)

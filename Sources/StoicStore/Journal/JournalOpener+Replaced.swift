@@ -66,11 +66,9 @@ extension JournalOpener {
     let handle = try fileSystem.open(Path.join(directory, segment.name), .readOnly)
     defer { try? fileSystem.close(handle) }
     var scanner = JournalSegmentScanner(
-      reader: JournalWindowReader(
-        fileSystem: fileSystem, handle: handle, fileSize: try fileSystem.size(handle),
-        window: options.readWindow),
-      segmentFirst: segment.first, previousSequence: max(previous, segment.first - 1),
-      maxRecordSize: options.maxRecordSize)
+      fileSystem: fileSystem, handle: handle, fileSize: try fileSystem.size(handle),
+      options: options, segmentFirst: segment.first,
+      previousSequence: max(previous, segment.first - 1))
     defer { peak = max(peak, scanner.reader.peakBytes) }
     while let item = try scanner.next() {
       switch item {

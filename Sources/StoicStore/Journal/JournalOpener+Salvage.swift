@@ -38,9 +38,8 @@ extension JournalOpener {
     defer { try? fileSystem.close(handle) }
     let size = try fileSystem.size(handle)
     var scanner = JournalSegmentScanner(
-      reader: JournalWindowReader(
-        fileSystem: fileSystem, handle: handle, fileSize: size, window: options.readWindow),
-      segmentFirst: first, previousSequence: previous, maxRecordSize: options.maxRecordSize)
+      fileSystem: fileSystem, handle: handle, fileSize: size, options: options,
+      segmentFirst: first, previousSequence: previous)
     var result = LogScan(fileSize: size, lastSequence: previous)
     walk: while let item = try scanner.next() {
       switch item {
@@ -85,9 +84,8 @@ extension JournalOpener {
       path: temporary, directory: directory, fileSystem: fileSystem)
     defer { output.abandon() }
     var scanner = JournalSegmentScanner(
-      reader: JournalWindowReader(
-        fileSystem: fileSystem, handle: source, fileSize: size, window: options.readWindow),
-      segmentFirst: first, previousSequence: previous, maxRecordSize: options.maxRecordSize)
+      fileSystem: fileSystem, handle: source, fileSize: size, options: options,
+      segmentFirst: first, previousSequence: previous)
     var shifted = false
     var kept = 0
     var lastSequence = previous

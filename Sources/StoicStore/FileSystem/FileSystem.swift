@@ -9,7 +9,8 @@
 /// it).
 ///
 /// Durability, as the simulated model states it and real disks need it:
-/// - A write or truncate is durable only after ``sync(_:)`` on that handle returns.
+/// - A write or truncate is durable only after ``sync(_:)`` on that handle returns. A write
+///   through a mapping (``map(_:length:)``) is a write like any other.
 /// - A create, rename or remove is durable only after ``syncDirectory(_:)`` on the parent
 ///   directory returns. Syncing a file does not sync its name; syncing a directory does not
 ///   sync file data.

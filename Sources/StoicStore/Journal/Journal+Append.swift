@@ -139,7 +139,7 @@ extension Journal {
       // another thread: retry once the journal can be taken exclusively.
       if core.syncInFlight && !exclusive { return nil }
       if core.sealing?.claimed == true { return nil }
-      try roll(core: &core, deferSeal: true)
+      try roll(core: &core)
       core.filledSegment = true
       rolled = true
     }
@@ -246,7 +246,7 @@ extension Journal {
   static let firstMappingLength: UInt64 = 4 << 10
 
   /// Closes the active segment's mapping, if any. The file keeps its preallocated zero tail
-  /// until ``trimPreallocation(core:)``.
+  /// until the segment is completed (``completeSegment(_:lastSequence:markedSequence:)``).
   func releaseMapping(core: inout JournalCore) throws(StoreError) {
     guard let mapping = core.active?.mapping else { return }
     core.active?.mapping = nil

@@ -83,8 +83,9 @@ extension Journal {
     if let active = core.active, checkpoint.lowWater >= core.lastSequence,
       core.lastSequence >= active.first, active.end > 0
     {
-      // The active segment is wholly covered: seal it so it can be removed.
-      try roll(core: &core, deferSeal: false)
+      // The active segment is wholly covered: replace and seal it so it can be removed.
+      try roll(core: &core)
+      try sealPendingLocked(core: &core)
     }
     let removable = coveredSealed(core: core, lowWater: checkpoint.lowWater)
     if options.mutations.contains(.truncateBeforeSnapshot) {

@@ -65,20 +65,34 @@ extension Journal {
     completeSeal(job, core: &core)
   }
 
-  /// Seals a replaced segment: its mapping closed, sync (its records become durable), a final
-  /// marker claiming them, the preallocated zeros cut, sync, close; then a directory sync makes
-  /// the name of the segment that replaced it durable. Touches no journal
-  /// state: the segment is no longer written by appends.
+  /// Seals a replaced segment (``completeSegment(_:lastSequence:markedSequence:)``), then a
+  /// directory sync makes the name of the segment that replaced it durable, before any sync of
+  /// that one can acknowledge one of its records. Touches no journal state: the segment is no
+  /// longer written by appends.
   func performSeal(_ job: JournalCore.Sealing) throws(StoreError) {
-    let segment = job.segment
+    try completeSegment(
+      job.segment, lastSequence: job.lastSequence, markedSequence: job.markedSequence)
+    if !options.mutations.contains(.noDirectorySyncOnCreate) {
+      try fileSystem.syncDirectory(directory)
+    }
+  }
+
+  /// Makes a segment complete, as sealing and closing need it: its mapping closed, sync (its
+  /// records become durable; skipped when everything up to its end already is), a final marker
+  /// claiming them unless one already does, the preallocated zeros cut, and a sync of those two
+  /// if there were any. The handle stays open.
+  func completeSegment(
+    _ segment: JournalCore.Active, lastSequence: UInt64, markedSequence: UInt64
+  ) throws(StoreError) {
     // Unmapped first: writing back pages that are still mapped would make the kernel
     // write-protect each one, interrupting the appending thread on every core.
     try segment.mapping?.close()
-    try fileSystem.sync(segment.handle)
+    if segment.end > segment.syncedEnd { try fileSystem.sync(segment.handle) }
     var end = segment.end
-    if job.markedSequence < job.lastSequence, job.lastSequence >= segment.first {
+    var changed = false
+    if markedSequence < lastSequence, lastSequence >= segment.first {
       let marker = JournalFrame.marker(
-        durableSequence: job.lastSequence, durableEnd: segment.end, segmentFirst: segment.first,
+        durableSequence: lastSequence, durableEnd: segment.end, segmentFirst: segment.first,
         position: segment.end)
       do throws(StoreError) {
         try fileSystem.write(segment.handle, marker, at: segment.end)
@@ -86,25 +100,22 @@ extension Journal {
       } catch {
         // Best effort, as every marker: the cut below removes whatever part of it landed.
       }
+      changed = true
     }
     if !options.mutations.contains(.keepPreallocationOnSeal),
       try fileSystem.size(segment.handle) > end
     {
       try fileSystem.truncate(segment.handle, to: end)
+      changed = true
     }
-    try fileSystem.sync(segment.handle)
-    try? fileSystem.close(segment.handle)
-    // The next segment was created by the roll that deferred this seal; its name becomes
-    // durable here, before any sync of it can acknowledge one of its records.
-    if !options.mutations.contains(.noDirectorySyncOnCreate) {
-      try fileSystem.syncDirectory(directory)
-    }
+    if changed { try fileSystem.sync(segment.handle) }
   }
 
   /// Records a finished seal: the segment joins the sealed ones, its records are durable, and
   /// whoever waited for the seal is woken. Compresses it inline when maintenance is not in the
   /// background; otherwise the caller schedules it.
   func completeSeal(_ job: JournalCore.Sealing, core: inout JournalCore) {
+    try? fileSystem.close(job.segment.handle)
     core.sealing = nil
     core.sealed.append(
       JournalCore.Sealed(first: job.segment.first, kind: .log, name: job.segment.name))

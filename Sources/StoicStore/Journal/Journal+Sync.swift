@@ -148,58 +148,13 @@ extension Journal {
     }
   }
 
-  /// Syncs the active segment under the lock (no sync may be in flight).
-  func syncActiveLocked(core: inout JournalCore) throws(StoreError) {
-    guard var active = core.active else { return }
-    do {
-      try fileSystem.sync(active.handle)
-    } catch {
-      core.poison = poisonError(after: error)
-      throw error
-    }
-    active.syncedEnd = active.end
-    core.active = active
-    core.durableSequence = max(core.durableSequence, core.lastSequence)
-    core.unsyncedRecords = 0
-  }
-
-  /// Makes the active segment complete: data durable and covered by a durable marker, its
-  /// mapping closed and its preallocated zero tail cut (durably), so that a sealed segment ends
-  /// exactly at its last frame.
-  func sealActiveLocked(core: inout JournalCore) throws(StoreError) {
-    guard let active = core.active else { return }
-    if active.end > active.syncedEnd || core.durableSequence < core.lastSequence {
-      try syncActiveLocked(core: &core)
-    }
-    var mustSync = false
-    if core.markedSequence < core.lastSequence, core.lastSequence >= active.first {
-      let end = core.active?.end ?? active.end
-      writeMarker(core: &core, durableSequence: core.lastSequence, durableEnd: end)
-      mustSync = true
-    }
-    if try trimPreallocation(core: &core) { mustSync = true }
-    if mustSync { try syncActiveLocked(core: &core) }
-  }
-
-  /// Closes the active segment's mapping and cuts the file at the active end if it is longer
-  /// (the zeros a mapping preallocated, or left from before a crash). Returns whether it cut.
-  func trimPreallocation(core: inout JournalCore) throws(StoreError) -> Bool {
-    guard let active = core.active else { return false }
-    try releaseMapping(core: &core)
-    if options.mutations.contains(.keepPreallocationOnSeal) { return false }
-    guard try fileSystem.size(active.handle) > active.end else { return false }
-    try fileSystem.truncate(active.handle, to: active.end)
-    return true
-  }
-
-  /// Replaces the active segment by a new one and seals the replaced one: now
-  /// (`deferSeal: false`, the new name made durable at once), or later
-  /// (``JournalCore/sealing``: the seal makes the new name durable too), by the background, the
-  /// next sync, the next roll, dropping data or closing, whichever comes first. A seal still pending from the previous roll is finished first. Call only with no
+  /// Replaces the active segment by a new one and leaves the replaced one's seal pending
+  /// (``JournalCore/sealing``): the background, the next sync, the next roll, dropping data or
+  /// closing makes it, whichever comes first, and the seal also makes the new segment's name
+  /// durable. A seal still pending from the previous roll is finished first. Call only with no
   /// sync in flight and no seal claimed by another thread.
-  func roll(core: inout JournalCore, deferSeal: Bool) throws(StoreError) {
+  func roll(core: inout JournalCore) throws(StoreError) {
     try sealPendingLocked(core: &core)
-    if !deferSeal { try sealActiveLocked(core: &core) }
     guard let active = core.active else { return }
     let next = core.lastSequence + 1
     let name = JournalFileNames.segment(first: next, kind: .log)
@@ -207,21 +162,12 @@ extension Journal {
     let handle = try fileSystem.open(path, .createOrOpen)
     do throws(StoreError) {
       try fileSystem.truncate(handle, to: 0)
-      // A deferred seal makes the new name durable before any sync of the new segment.
-      if !deferSeal, !options.mutations.contains(.noDirectorySyncOnCreate) {
-        try fileSystem.syncDirectory(directory)
-      }
     } catch {
       try? fileSystem.close(handle)
       throw error
     }
-    if deferSeal {
-      core.sealing = JournalCore.Sealing(
-        segment: active, lastSequence: core.lastSequence, markedSequence: core.markedSequence)
-    } else {
-      try? fileSystem.close(active.handle)
-      core.sealed.append(JournalCore.Sealed(first: active.first, kind: .log, name: active.name))
-    }
+    core.sealing = JournalCore.Sealing(
+      segment: active, lastSequence: core.lastSequence, markedSequence: core.markedSequence)
     core.active = JournalCore.Active(
       first: next, name: name, path: path, handle: handle, end: 0, syncedEnd: 0)
     core.markedSequence = core.lastSequence
@@ -265,7 +211,11 @@ extension Journal {
       if failure == nil {
         do throws(StoreError) {
           try sealPendingLocked(core: &core)
-          try sealActiveLocked(core: &core)
+          if let active = core.active {
+            try completeSegment(
+              active, lastSequence: core.lastSequence, markedSequence: core.markedSequence)
+            core.durableSequence = core.lastSequence
+          }
         } catch {
           failure = error
         }

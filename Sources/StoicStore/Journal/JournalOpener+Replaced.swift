@@ -1,6 +1,6 @@
 extension JournalOpener {
   /// Recovers the segment before the active one, whose seal (made after the active segment
-  /// was created, see ``Journal/roll(core:deferSeal:)``) may not have happened.
+  /// was created, see ``Journal/roll(core:)``) may not have happened.
   ///
   /// It is scanned as an active segment is: damage that a later marker proves durable is
   /// corruption (refused, or salvaged); otherwise it ends at its first invalid frame. Then:
@@ -25,11 +25,13 @@ extension JournalOpener {
       guard scan.validEnd < scan.fileSize else { return scan }
       let handle = try fileSystem.open(path, .readWrite)
       defer { try? fileSystem.close(handle) }
-      try fileSystem.truncate(handle, to: scan.validEnd)
-      try fileSystem.sync(handle)
       if let damage = scan.damage {
-        reportCut(path: path, validBytes: damage.offset, dropped: scan.fileSize - damage.offset)
-        report.truncatedBytes += scan.fileSize - damage.offset
+        _ = try cutTornTail(
+          handle, name: segment.name, scan: scan, damage: damage, report: &report)
+      } else {
+        // Only the preallocated zeros: cut without a report.
+        try fileSystem.truncate(handle, to: scan.validEnd)
+        try fileSystem.sync(handle)
       }
       return scan
     }

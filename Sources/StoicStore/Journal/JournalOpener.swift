@@ -157,7 +157,7 @@ struct JournalOpener {
 
   /// Cuts the torn tail at `damage.offset` (truncate, then sync), or with the
   /// `noTailTruncation` mutation leaves it and continues after it. Returns the new end.
-  private func cutTornTail(
+  func cutTornTail(
     _ handle: FileHandle, name: String, scan: LogScan,
     damage: (offset: UInt64, length: UInt64, durable: Bool), report: inout JournalRecovery
   ) throws(StoreError) -> UInt64 {

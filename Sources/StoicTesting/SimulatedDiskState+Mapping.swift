@@ -21,7 +21,7 @@ extension SimulatedDiskState {
     }
     let number = nextMapping
     nextMapping += 1
-    mappings[number] = (file.inode, length)
+    mappings[number] = (file.inode, length, 0)
     return number
   }
 
@@ -36,6 +36,11 @@ extension SimulatedDiskState {
     guard let mapping = mappings[number] else {
       throw StoreError(.closed, "the mapping of \(path) is closed", path: path)
     }
+    guard offset >= mapping.released else {
+      throw StoreError(
+        .invalidArgument,
+        "mapped write at \(offset) below the released bound \(mapping.released)", path: path)
+    }
     let size = UInt64(contents[mapping.inode]?.count ?? 0)
     guard offset <= size, UInt64(bytes.count) <= size - offset else {
       throw StoreError(
@@ -47,6 +52,17 @@ extension SimulatedDiskState {
     guard !bytes.isEmpty else { return }
     appendPending(.write(offset: Int(offset), bytes: bytes), to: mapping.inode)
     recordOperation()
+  }
+
+  /// `munmap` of the pages of mapping `number` below `bound` (a multiple of the page size):
+  /// later writes below it are refused. Nothing on the disk changes, so it is no crash point.
+  ///
+  /// - Throws: ``StoreError/Code/closed`` for a closed mapping.
+  mutating func release(_ number: Int, below bound: UInt64, path: String) throws(StoreError) {
+    guard let mapping = mappings[number] else {
+      throw StoreError(.closed, "the mapping of \(path) is closed", path: path)
+    }
+    mappings[number]?.released = max(mapping.released, bound)
   }
 
   /// `munmap`: forgets the mapping.

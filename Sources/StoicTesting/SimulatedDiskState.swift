@@ -42,8 +42,9 @@ struct SimulatedDiskState: Sendable {
   var operationCount = 0
   /// When recording, the disk after setup and after every operation since.
   var recording: [DiskSnapshot]?
-  /// Open mappings (``SimulatedFileMapping``) by number: the inode each maps and its length.
-  var mappings: [Int: (inode: Int, length: UInt64)] = [:]
+  /// Open mappings (``SimulatedFileMapping``) by number: the inode each maps, its length and
+  /// the offset below which it was released.
+  var mappings: [Int: (inode: Int, length: UInt64, released: UInt64)] = [:]
   /// The next mapping number.
   var nextMapping = 1
 

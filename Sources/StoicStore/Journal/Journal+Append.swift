@@ -175,7 +175,7 @@ extension Journal {
   func writeFrames(
     count: Int, core: inout JournalCore, fill: (UnsafeMutableRawBufferPointer) -> Void
   ) throws(StoreError) {
-    guard let handle = core.active?.handle, let end = core.active?.end else {
+    guard let end = core.active?.end else {
       throw StoreError(.closed, "the journal has no active segment", path: directory)
     }
     let newEnd = end + UInt64(count)
@@ -185,6 +185,9 @@ extension Journal {
       try mapping.write(count: count, at: end, fill)
       core.active?.end = newEnd
       return
+    }
+    guard let handle = core.active?.handle else {
+      throw StoreError(.closed, "the journal has no active segment", path: directory)
     }
     if core.scratch.count < count { core.scratch = [UInt8](repeating: 0, count: count) }
     core.scratch.withUnsafeMutableBytes {
@@ -219,8 +222,10 @@ extension Journal {
   /// A mapping that cannot be made turns mapped appends off for good (event
   /// ``EventCatalog/journalMappingUnavailable``); the caller then writes positionally.
   func mapping(covering end: UInt64, core: inout JournalCore) -> (any FileMapping)? {
-    guard core.mappingEnabled, let active = core.active else { return nil }
-    if let mapping = active.mapping, mapping.length >= end { return mapping }
+    guard core.mappingEnabled else { return nil }
+    // The common case reads two fields, without a copy of the whole segment description.
+    if let mapping = core.active?.mapping, mapping.length >= end { return mapping }
+    guard let active = core.active else { return nil }
     let current = active.mapping?.length ?? 0
     let first = core.filledSegment ? options.segmentSize : Self.firstMappingLength
     var length = max(current * 2, first)

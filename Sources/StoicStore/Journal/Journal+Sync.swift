@@ -81,6 +81,10 @@ extension Journal {
       let target = state.withLock { core -> (FileHandle, UInt64, UInt64)? in
         core.leaderWake = nil
         guard let active = core.active else { return nil }
+        // No append writes below the end again, so the whole pages there are given back
+        // before the sync: the sync need not write-protect them (one interrupt of every other
+        // processor running this process, per page). A failed release costs only that.
+        try? active.mapping?.release(below: active.end)
         return (active.handle, active.end, core.lastSequence)
       }
       guard let (handle, end, sequence) = target else {

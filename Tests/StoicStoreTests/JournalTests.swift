@@ -32,6 +32,38 @@ struct JournalTests {
     #expect(reopened.recovery.truncatedBytes == 0)
   }
 
+  @Test("reopening a closed journal writes and syncs nothing; one left unmarked is synced")
+  func idleReopenWritesNothing() throws {
+    let simulated = SimulatedFileSystem()
+    let disk = JournalSyncCountingFileSystem(simulated)
+    let first = try Journal.open(directory: directory, fileSystem: disk)
+    for sequence in 1...5 as ClosedRange<UInt64> {
+      try first.append(JournalTestSupport.payload(sequence))
+    }
+    try first.close()
+    let segment = try #require(JournalTestSupport.activeSegment(on: simulated))
+    let closed = try #require(simulated.durableContents(segment))
+    for _ in 0..<3 {
+      let syncs = disk.syncs
+      let reopened = try Journal.open(directory: directory, fileSystem: disk)
+      #expect(reopened.lastSequence == 5 && reopened.durableSequence == 5)
+      try reopened.close()
+      #expect(disk.syncs == syncs)
+      #expect(simulated.contents(segment) == closed)
+    }
+    // A crash of the process before the records were synced: no marker claims them, so the
+    // open makes them durable before it claims them, and the close marks them.
+    let crashed = try Journal.open(
+      directory: directory, fileSystem: disk, options: JournalOptions(syncPolicy: .never))
+    try crashed.append(JournalTestSupport.payload(6))
+    let image = JournalSyncCountingFileSystem(simulated.copy())
+    let recovered = try Journal.open(directory: directory, fileSystem: image)
+    #expect(image.syncs == 1)
+    #expect(recovered.durableSequence == 6)
+    try recovered.close()
+    try crashed.close()
+  }
+
   @Test("an append larger than maxRecordSize is refused and nothing is written")
   func tooLarge() throws {
     let disk = SimulatedFileSystem()

@@ -41,27 +41,31 @@ extension JournalOpener {
       fileSystem: fileSystem, handle: handle, fileSize: size, options: options,
       segmentFirst: first, previousSequence: previous)
     var result = LogScan(fileSize: size, lastSequence: previous)
-    walk: while let item = try scanner.next() {
-      switch item {
-      case .record(let sequence, let offset, let frameSize):
-        result.lastSequence = sequence
-        result.records += 1
-        result.validEnd = offset + UInt64(frameSize)
-      case .marker(let offset, _):
-        result.validEnd = offset + UInt64(JournalFrame.markerSize)
-      case .damage(let offset):
-        // The active segment's preallocated tail: zeros up to the end of the file are where
-        // the next frame goes, not damage.
-        if isActive, try isZeroed(handle, from: offset, to: size) { break walk }
-        let claim = try scanner.durableClaim(after: offset)
-        let durable = !isActive || claim > offset
-        var length = size - offset
-        if durable, let next = try scanner.resynchronize(after: offset) {
-          length = next - offset
-        }
-        result.damage = (offset, length, durable)
-        break walk
+    // One pass over each read window, as a replay makes it.
+    var records = 0
+    let damage = try scanner.forEachRecord { (_, _) throws(StoreError) in records += 1 }
+    result.records = records
+    result.lastSequence = scanner.previousSequence
+    result.validEnd = scanner.offset
+    if let marker = scanner.lastMarker,
+      marker.offset + UInt64(JournalFrame.markerSize) == scanner.offset,
+      marker.durableEnd == marker.offset, marker.durableSequence == scanner.previousSequence
+    {
+      result.endsDurablyMarked = true
+    }
+    // The active segment's preallocated tail: zeros up to the end of the file are where the
+    // next frame goes, not damage.
+    var zeroTail = false
+    if isActive, let offset = damage { zeroTail = try isZeroed(handle, from: offset, to: size) }
+    if let offset = damage, !zeroTail {
+      let claim = try scanner.durableClaim(after: offset)
+      let durable = !isActive || claim > offset
+      var length = size - offset
+      if durable, let next = try scanner.resynchronize(after: offset) {
+        length = next - offset
       }
+      result.damage = (offset, length, durable)
+      result.endsDurablyMarked = false
     }
     peak = max(peak, scanner.reader.peakBytes)
     return result

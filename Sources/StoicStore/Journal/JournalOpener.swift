@@ -13,6 +13,9 @@ struct JournalOpener {
     var lastSequence: UInt64
     var records = 0
     var damage: (offset: UInt64, length: UInt64, durable: Bool)?
+    /// The last valid frame is a sync marker claiming every record and every byte before it:
+    /// the segment was left by a seal or a close, or synced with nothing appended after.
+    var endsDurablyMarked = false
   }
 
   func open(report: inout JournalRecovery) throws(StoreError) -> JournalCore {
@@ -111,6 +114,7 @@ struct JournalOpener {
     let name: String
     let handle: FileHandle
     var end: UInt64 = 0
+    var marked = false
     if let activeSegment {
       first = activeSegment.first
       name = activeSegment.name
@@ -120,12 +124,16 @@ struct JournalOpener {
       report.records += scan.records
       previous = scan.lastSequence
       end = scan.validEnd
+      marked = scan.endsDurablyMarked
       handle = try fileSystem.open(Path.join(directory, name), .readWrite)
       do throws(StoreError) {
         if let damage = scan.damage {
           end = try cutTornTail(handle, name: name, scan: scan, damage: damage, report: &report)
         }
-        try fileSystem.sync(handle)
+        // What was found is made durable before it is claimed durable, unless its last frame
+        // is a marker that already claims all of it (a marker is written only after the sync
+        // it describes returned): reopening a closed journal then writes nothing.
+        if !marked { try fileSystem.sync(handle) }
       } catch {
         try? fileSystem.close(handle)
         throw error
@@ -150,7 +158,7 @@ struct JournalOpener {
       syncedEnd: end)
     core.lastSequence = max(previous, lowWater, first - 1)
     core.durableSequence = core.lastSequence
-    core.markedSequence = first - 1
+    core.markedSequence = marked ? core.lastSequence : first - 1
     report.peakBufferBytes = windowPeak
     return core
   }

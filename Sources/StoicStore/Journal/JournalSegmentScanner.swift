@@ -20,6 +20,18 @@ struct JournalSegmentScanner {
   var offset: UInt64 = 0
   /// The last record sequence accepted (records must exceed it).
   var previousSequence: UInt64
+  /// The last valid sync marker walked over: where it is and what it claims.
+  var lastMarker: Marker?
+
+  /// A sync marker found by the walk.
+  struct Marker: Equatable {
+    /// Where the marker frame starts.
+    var offset: UInt64
+    /// The last sequence it claims durable.
+    var durableSequence: UInt64
+    /// The end of the bytes it claims durable.
+    var durableEnd: UInt64
+  }
 
   init(
     reader: JournalWindowReader, segmentFirst: UInt64, previousSequence: UInt64,
@@ -43,7 +55,9 @@ struct JournalSegmentScanner {
       previousSequence = sequence
       offset += UInt64(size)
       return item
-    case .marker(_, let durableEnd):
+    case .marker(let durableSequence, let durableEnd):
+      lastMarker = Marker(
+        offset: offset, durableSequence: durableSequence, durableEnd: durableEnd)
       let item = Item.marker(offset: offset, durableEnd: durableEnd)
       offset += UInt64(JournalFrame.markerSize)
       return item
@@ -54,7 +68,8 @@ struct JournalSegmentScanner {
 
   /// Walks every frame from ``offset`` to the end of the file, calling `body` with each
   /// record's sequence and payload borrowed from the read window (valid only inside `body`),
-  /// each checked exactly as ``next()`` checks it; markers are skipped. Returns `nil` at the
+  /// each checked exactly as ``next()`` checks it; markers are skipped (the last one is kept
+  /// in ``lastMarker``). Returns `nil` at the
   /// end of the file, or the offset of the first damage (``offset`` then stays there).
   ///
   /// The frames in the window are decoded in one pass over it, without a step per record
@@ -70,12 +85,14 @@ struct JournalSegmentScanner {
       var index = try reader.load(at: offset, count: JournalFrame.headerSize)
       var position = offset
       var previous = previousSequence
+      var marker = lastMarker
       // What stopped the walk through the window: the end, damage, or a frame not all in it.
       var stop = Stop.end
       var needed = 0
       defer {
         offset = position
         previousSequence = previous
+        lastMarker = marker
       }
       try reader.buffer.withStoreBytes { (all) throws(StoreError) in
         while position < fileSize {
@@ -102,7 +119,9 @@ struct JournalSegmentScanner {
             previous = sequence
             index += size
             position += UInt64(size)
-          case .marker:
+          case .marker(let durableSequence, let durableEnd):
+            marker = Marker(
+              offset: position, durableSequence: durableSequence, durableEnd: durableEnd)
             index += JournalFrame.markerSize
             position += UInt64(JournalFrame.markerSize)
           case .needsMore(let size):

@@ -284,6 +284,8 @@ struct JournalTests {
     var options = JournalOptions(
       syncPolicy: .never, segmentSize: 64 << 10, readWindow: 4096)
     options.maxRecordSize = 2048
+    // Its own pool: blocks another test's journal left in the shared one keep their capacity.
+    options.blockPool = JournalCompressedBlockPool(capacity: 2, bytesLimit: 4 << 20)
     let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
     var random: UInt64 = 0x5EED
     func noise(_ count: Int) -> [UInt8] {

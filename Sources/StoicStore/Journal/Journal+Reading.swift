@@ -48,8 +48,8 @@ extension Journal {
     var peak = 0
     // Shared by the compressed segments' readers, and kept for the next read: their buffers
     // are allocated once, not once per read. Every decode has returned when a read ends.
-    let blocks = JournalCompressedBlockPool.shared.borrowPair()
-    defer { JournalCompressedBlockPool.shared.giveBack(blocks) }
+    let blocks = options.blockPool.borrowPair()
+    defer { options.blockPool.giveBack(blocks) }
     for (index, segment) in segments.enumerated() {
       if index + 1 < segments.count, segments[index + 1].first <= start { continue }
       var path = Path.join(directory, segment.name)

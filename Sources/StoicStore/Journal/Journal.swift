@@ -104,7 +104,9 @@ public final class Journal: Sendable {
   let fileSystem: any FileSystem
   let options: JournalOptions
   let events: EventSink
-  let state: Mutex<JournalCore>
+  /// Everything that changes, behind one lock that puts contending appenders to sleep rather
+  /// than spinning (see ``SleepingLock``): group commit wakes many of them at once.
+  let state: SleepingLock<JournalCore>
   /// Held while a sealed segment is being compressed, and by whatever must not overlap that
   /// (dropping data, closing). Taken before ``state``, never while holding it.
   let maintenanceLock = DispatchSemaphore(value: 1)
@@ -117,7 +119,7 @@ public final class Journal: Sendable {
     self.fileSystem = fileSystem
     self.options = options
     self.events = events
-    self.state = Mutex(core)
+    self.state = SleepingLock(core)
     self.recovery = recovery
   }
 

@@ -41,6 +41,9 @@ public struct JournalOptions: Sendable {
   public var salvage: Bool
   /// Deliberate defects for the crash suite's mutation tests; empty in real use.
   package var mutations: Set<JournalMutation>
+  /// Where reads of compressed segments borrow their block buffers: the process's pool, or a
+  /// test's own (so that what another journal left there does not count in its measures).
+  var blockPool = JournalCompressedBlockPool.shared
 
   /// The journal's default zstd level: 1.
   public static let defaultCompressionLevel: Int32 = 1

@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A value behind a `pthread_mutex_t`: a thread that finds the lock taken sleeps in the kernel
+/// at once, and the one woken at an unlock competes with new arrivals for it.
+///
+/// `Synchronization.Mutex` on Linux spins up to a thousand times before it blocks, and hands
+/// the lock over to the thread the kernel wakes (a priority-inheriting futex). With more
+/// threads than processors, that is what a journal's group commit meets (many appenders
+/// waking at the end of one sync, each taking the lock two or three times): the spinners burn
+/// the processors the holder and the woken thread need, and every handover waits for a
+/// context switch. This lock does neither.
+final class SleepingLock<Value>: @unchecked Sendable {
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private var value: Value
+
+  init(_ value: Value) {
+    self.value = value
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deinitialize(count: 1)
+    mutex.deallocate()
+  }
+
+  /// Runs `body` with the value while holding the lock.
+  ///
+  /// - Throws: What `body` throws.
+  func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result)
+    throws(Failure) -> Result
+  {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body(&value)
+  }
+}

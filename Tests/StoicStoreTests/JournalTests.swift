@@ -345,10 +345,15 @@ func usleepMilliseconds(_ milliseconds: Int) {
 final class JournalSyncCountingFileSystem: FileSystem {
   let base: any FileSystem
   let syncLatency: Duration
+  /// Signalled as each sync starts, when given.
+  let syncStarted: DispatchSemaphore?
   private let count = Atomic<Int>(0)
-  init(_ base: any FileSystem, syncLatency: Duration = .zero) {
+  init(
+    _ base: any FileSystem, syncLatency: Duration = .zero, syncStarted: DispatchSemaphore? = nil
+  ) {
     self.base = base
     self.syncLatency = syncLatency
+    self.syncStarted = syncStarted
   }
   var syncs: Int { count.load(ordering: .relaxed) }
 
@@ -372,6 +377,7 @@ final class JournalSyncCountingFileSystem: FileSystem {
   }
   func sync(_ handle: StoicStore.FileHandle) throws(StoreError) {
     count.add(1, ordering: .relaxed)
+    syncStarted?.signal()
     if syncLatency > .zero {
       Thread.sleep(
         forTimeInterval: Double(syncLatency.components.attoseconds) / 1e18
@@ -436,6 +442,36 @@ struct JournalGroupCommitSharingTests {
     // absorbs scheduling on a loaded machine, where fewer appenders arrive during a sync.
     #expect(
       syncs <= threads * perThread * 3 / 4, "\(syncs) syncs for \(threads * perThread) appends")
+    try journal.close()
+  }
+
+  @Test(
+    "a group-commit leader hands over, and the next one gathers the last sync's appenders",
+    .timeLimit(.minutes(1)))
+  func nextLeaderGathersTheLastGroup() throws {
+    // A syncs its record; B appends during that sync and waits. A leader that went on
+    // syncing for B would hold A's thread, so A's next record would need a third sync. With a
+    // handover, B leads the next sync and, as the last one released two appenders, gathers
+    // A's next record into it: two syncs for three records.
+    let syncStarted = DispatchSemaphore(value: 0)
+    let disk = JournalSyncCountingFileSystem(
+      SimulatedFileSystem(), syncLatency: .milliseconds(100), syncStarted: syncStarted)
+    let journal = try Journal.open(
+      directory: JournalTestSupport.directory, fileSystem: disk,
+      options: JournalOptions(syncPolicy: .groupCommit(maxDelay: .seconds(5), maxRecords: 1000)))
+    let before = disk.syncs
+    while syncStarted.wait(timeout: .now()) == .success {}  // the open's own syncs
+    let appended = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      syncStarted.wait()
+      _ = try? journal.append([2])
+      appended.signal()
+    }
+    try journal.append([1])
+    try journal.append([3])
+    appended.wait()
+    #expect(journal.durableSequence == 3)
+    #expect(disk.syncs - before == 2)
     try journal.close()
   }
 

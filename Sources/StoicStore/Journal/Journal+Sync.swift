@@ -22,7 +22,7 @@ extension Journal {
         if registered {
           registered = false
           core.pendingDurable -= 1
-          if core.pendingDurable == 0 { core.leaderWake?.signal() }
+          core.wakeLeaderIfGathered()
         }
         if core.durableSequence >= sequence { return .done }
         if let poison = core.poison { return .fail(poison) }
@@ -32,19 +32,28 @@ extension Journal {
         if core.syncInFlight {
           let semaphore = DispatchSemaphore(value: 0)
           core.waiters.append((sequence, semaphore))
+          core.wakeLeaderIfGathered()
           return .wait(semaphore)
         }
         core.syncInFlight = true
-        // Gather only while another appender is between its write and its wait: with
-        // nobody on the way, waiting could not add a record to this sync.
-        if case .groupCommit(let delay, let maxRecords) = options.syncPolicy,
-          delay > .zero, core.unsyncedRecords < maxRecords, core.pendingDurable > 0
-        {
-          let wake = DispatchSemaphore(value: 0)
-          core.leaderWake = wake
-          return .lead(wake: wake, delay: delay)
+        guard case .groupCommit(let delay, let maxRecords) = options.syncPolicy,
+          delay > .zero, core.unsyncedRecords < maxRecords
+        else { return .lead(wake: nil, delay: .zero) }
+        // Gather while another appender is between its write and its wait (up to the delay),
+        // or, when the last sync released more appenders than this one has, while they may be
+        // coming back with their next records (up to the last sync's duration): a lone
+        // appender never waits.
+        let gather: Duration
+        if core.pendingDurable > 0 {
+          gather = delay
+        } else if core.lastGroup > 1 {
+          gather = min(delay, core.lastSyncDuration)
+        } else {
+          return .lead(wake: nil, delay: .zero)
         }
-        return .lead(wake: nil, delay: .zero)
+        let wake = DispatchSemaphore(value: 0)
+        core.leaderWake = wake
+        return .lead(wake: wake, delay: gather)
       }
       switch step {
       case .done: return
@@ -66,6 +75,10 @@ extension Journal {
     // The leader goes on syncing, up to `maximumRounds` times, while appenders are waiting for
     // records its last sync did not cover: they need not wake up and elect a new leader first.
     var round = 1
+    // A leader that gathers hands over instead: a waiter leads the next sync and gathers the
+    // next records of this one's appenders, the leader's own included.
+    var rounds = Self.maximumRounds
+    if case .groupCommit(let delay, _) = options.syncPolicy, delay > .zero { rounds = 1 }
     while true {
       // The previous segment's seal comes first: a record of the active segment must never
       // be durable while an earlier one may still be lost.
@@ -94,6 +107,7 @@ extension Journal {
         }
         throw StoreError(.closed, "the journal has no active segment", path: directory)
       }
+      let started = ContinuousClock.now
       do {
         try fileSystem.sync(handle)
       } catch {
@@ -108,9 +122,14 @@ extension Journal {
         core.durableSequence = max(core.durableSequence, sequence)
         core.unsyncedRecords = Int(clamping: core.lastSequence - min(sequence, core.lastSequence))
         if let syncedEnd = core.active?.syncedEnd { core.active?.syncedEnd = max(syncedEnd, end) }
+        core.lastSyncDuration = ContinuousClock.now - started
         writeMarker(core: &core, durableSequence: sequence, durableEnd: end)
-        let othersWaiting = core.wakeCovered()
-        if othersWaiting, round < Self.maximumRounds, core.poison == nil, !core.closed,
+        let (woken, othersWaiting) = core.wakeCovered()
+        // The appenders around this sync: those it released (the leader only in its first
+        // round) and those still waiting.
+        let waiting = core.waiters.count { $0.sequence != UInt64.max }
+        core.lastGroup = max(1, woken + waiting + (round == 1 ? 1 : 0))
+        if othersWaiting, round < rounds, core.poison == nil, !core.closed,
           core.lastSequence > core.durableSequence
         {
           return true

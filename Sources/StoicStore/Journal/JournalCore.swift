@@ -78,6 +78,12 @@ struct JournalCore {
   var pendingDurable = 0
   /// Signalled to cut a group-commit leader's wait short.
   var leaderWake: DispatchSemaphore?
+  /// How many appenders the last sync released: its leader and the waiters it covered. A
+  /// group-commit leader that has gathered fewer waits a little for the others to come back.
+  var lastGroup = 1
+  /// How long the last sync of the active segment took: the most a leader waits for appenders
+  /// that are not yet on their way.
+  var lastSyncDuration: Duration = .zero
   /// Set by a failed sync or rollback; every later call throws it until reopen.
   var poison: StoreError?
   var closed = false
@@ -112,19 +118,31 @@ struct JournalCore {
     waiters = []
   }
 
-  /// Wakes the waiters whose sequence is durable now; returns whether any other is left.
-  mutating func wakeCovered() -> Bool {
+  /// Wakes the waiters whose sequence is durable now; returns how many it woke and whether
+  /// any other is left waiting for a record.
+  mutating func wakeCovered() -> (woken: Int, othersWaiting: Bool) {
     var left: [(sequence: UInt64, semaphore: DispatchSemaphore)] = []
     var others = false
+    var woken = 0
     for waiter in waiters {
       if waiter.sequence <= durableSequence {
         waiter.semaphore.signal()
+        woken += 1
       } else {
         left.append(waiter)
         if waiter.sequence != UInt64.max { others = true }
       }
     }
     waiters = left
-    return others
+    return (woken, others)
+  }
+
+  /// Ends a gathering group-commit leader's wait once nobody is between a write and its wait
+  /// and at least as many appenders as the last sync released are waiting (the leader
+  /// included).
+  func wakeLeaderIfGathered() {
+    guard let leaderWake, pendingDurable == 0 else { return }
+    let gathered = 1 + waiters.count { $0.sequence != UInt64.max }
+    if gathered >= lastGroup { leaderWake.signal() }
   }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -14,7 +12,7 @@ import Synchronization
 final class PosixFileMapping: FileMapping {
   let length: UInt64
   private let path: String
-  private let state: Mutex<Region>
+  private let state: SleepingLock<Region>
 
   /// What is still mapped: `[released, length)` of the file at `address + released`.
   private struct Region {
@@ -31,7 +29,7 @@ final class PosixFileMapping: FileMapping {
   init(base: UnsafeMutableRawPointer, length: UInt64, path: String) {
     self.length = length
     self.path = path
-    self.state = Mutex(Region(address: UInt(bitPattern: base)))
+    self.state = SleepingLock(Region(address: UInt(bitPattern: base)))
   }
 
   deinit {

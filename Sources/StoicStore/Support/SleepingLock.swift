@@ -13,12 +13,16 @@
 /// waking at the end of one sync, each taking the lock two or three times): the spinners burn
 /// the processors the holder and the woken thread need, and every handover waits for a
 /// context switch. This lock does neither.
+///
+/// The value lives behind a pointer rather than in a stored property, so an access under the
+/// lock costs no dynamic exclusivity check (the lock is what makes it exclusive).
 final class SleepingLock<Value>: @unchecked Sendable {
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var value: Value
+  private let value: UnsafeMutablePointer<Value>
 
   init(_ value: Value) {
-    self.value = value
+    self.value = .allocate(capacity: 1)
+    self.value.initialize(to: value)
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     pthread_mutex_init(mutex, nil)
@@ -28,6 +32,8 @@ final class SleepingLock<Value>: @unchecked Sendable {
     pthread_mutex_destroy(mutex)
     mutex.deinitialize(count: 1)
     mutex.deallocate()
+    value.deinitialize(count: 1)
+    value.deallocate()
   }
 
   /// Runs `body` with the value while holding the lock.
@@ -38,6 +44,6 @@ final class SleepingLock<Value>: @unchecked Sendable {
   {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
-    return try body(&value)
+    return try body(&value.pointee)
   }
 }

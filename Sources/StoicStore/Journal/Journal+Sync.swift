@@ -39,15 +39,15 @@ extension Journal {
         guard case .groupCommit(let delay, let maxRecords) = options.syncPolicy,
           delay > .zero, core.unsyncedRecords < maxRecords
         else { return .lead(wake: nil, delay: .zero) }
-        // Gather while another appender is between its write and its wait (up to the delay),
-        // or, when the last sync released more appenders than this one has, while they may be
-        // coming back with their next records (up to the last sync's duration): a lone
-        // appender never waits.
+        // Gather while the appenders the last sync released may be coming back with their
+        // next records (up to that sync's duration: a group that shrank costs one such wait),
+        // or else while another appender is between its write and its wait (up to the delay).
+        // A lone appender never waits.
         let gather: Duration
-        if core.pendingDurable > 0 {
-          gather = delay
-        } else if core.lastGroup > 1 {
+        if core.lastGroup > 1 {
           gather = min(delay, core.lastSyncDuration)
+        } else if core.pendingDurable > 0 {
+          gather = delay
         } else {
           return .lead(wake: nil, delay: .zero)
         }

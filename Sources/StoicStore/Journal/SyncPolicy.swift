@@ -9,10 +9,11 @@ public enum SyncPolicy: Sendable, Hashable {
   /// while a sync is running share the next one.
   case always
   /// Group commit: every append returns only once its record is durable, and one appender (the
-  /// leader) syncs for everyone waiting. Before it syncs, the leader gathers: while another
-  /// appender has written and not yet started waiting, up to `maxDelay`; and when the last sync
-  /// released more appenders than have gathered, up to that sync's duration, for them to come
-  /// back with their next records. It stops gathering once `maxRecords` records are waiting.
+  /// leader) syncs for everyone waiting. Before it syncs, the leader gathers: when the last sync
+  /// released more appenders than have gathered, it waits up to that sync's duration (and at
+  /// most `maxDelay`) for them to come back with their next records; otherwise it waits while
+  /// another appender has written and not yet started waiting, up to `maxDelay`. It stops
+  /// gathering once `maxRecords` records are waiting.
   /// A lone appender never waits. After its sync the leader hands over: one of the appenders
   /// still waiting leads the next sync, so the leader's own thread can append again and join
   /// it. With `maxDelay` zero nobody gathers, and a leader syncs again (up to four times) for

@@ -34,10 +34,18 @@ struct JournalCrashTests {
     try journal.close()
   }
 
+  /// Default options with mapped or positional appends; mapped ones write zeros ahead in
+  /// chunks of 64 bytes, so that a few records cross several chunks at every crash point.
+  static func options(mapped: Bool, syncPolicy: SyncPolicy = .always) -> JournalOptions {
+    var options = JournalOptions(syncPolicy: syncPolicy, mappedAppends: mapped)
+    options.zeroAheadBytes = 64
+    return options
+  }
+
   @Test(
     "single appends, from creating the journal to closing it", arguments: [true, false])
   func singleAppends(mapped: Bool) {
-    let report = Self.singleAppendsScenario(options: JournalOptions(mappedAppends: mapped))
+    let report = Self.singleAppendsScenario(options: Self.options(mapped: mapped))
     #expect(report.passed, "\(report)")
     #expect(report.crashPoints > 10)
   }
@@ -56,7 +64,7 @@ struct JournalCrashTests {
 
   @Test("batches: one write and one sync each; never a gap", arguments: [true, false])
   func batches(mapped: Bool) {
-    let options = JournalOptions(mappedAppends: mapped)
+    let options = Self.options(mapped: mapped)
     let report = Support.explore(
       options: options, attempted: Array(1...5),
       setup: { disk in try Self.prepare(disk, 1...1) },
@@ -73,7 +81,7 @@ struct JournalCrashTests {
 
   @Test("never policy: only what sync covered must survive", arguments: [true, false])
   func neverPolicy(mapped: Bool) {
-    let options = JournalOptions(syncPolicy: .never, mappedAppends: mapped)
+    let options = Self.options(mapped: mapped, syncPolicy: .never)
     let report = Support.explore(
       options: options, attempted: Array(1...4),
       setup: { disk in try Self.prepare(disk, 1...1) },
@@ -93,9 +101,8 @@ struct JournalCrashTests {
 
   @Test("group commit from several threads", arguments: [true, false])
   func groupCommit(mapped: Bool) {
-    let options = JournalOptions(
-      syncPolicy: .groupCommit(maxDelay: .microseconds(200), maxRecords: 3),
-      mappedAppends: mapped)
+    let options = Self.options(
+      mapped: mapped, syncPolicy: .groupCommit(maxDelay: .microseconds(200), maxRecords: 3))
     let threadPayloads: Set<[UInt8]> = Set(
       (0..<3).flatMap { thread in (0..<2).map { [UInt8(thread), UInt8($0)] } })
     let report = Support.explore(
@@ -120,7 +127,7 @@ struct JournalCrashTests {
 
   @Test("a torn tail is cut at open and later appends survive", arguments: [true, false])
   func repairedTornTail(mapped: Bool) throws {
-    let report = Self.tornTailScenario(options: JournalOptions(mappedAppends: mapped))
+    let report = Self.tornTailScenario(options: Self.options(mapped: mapped))
     #expect(report.passed, "\(report)")
   }
 

@@ -130,6 +130,45 @@ struct JournalMappingTests {
     #expect(report.passed, "\(report)")
   }
 
+  @Test("zeros written ahead over the last frames are caught by the crash suite")
+  func zerosOverTheEndAreCaught() {
+    var options = Support.smallSegments(compress: false)
+    options.mutations = [.zerosOverTheEnd]
+    let report = Self.rollsScenario(options: options)
+    #expect(!report.passed, "the mutation went unnoticed: \(report)")
+  }
+
+  @Test("zeros are written ahead of the appends, never over a frame, and cut at close")
+  func zerosAhead() throws {
+    let disk = SimulatedFileSystem()
+    var options = JournalOptions(syncPolicy: .never, segmentSize: 1 << 20)
+    options.compressSealedSegments = false
+    options.zeroAheadBytes = 1024
+    let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+    let segment = try #require(Support.activeSegment(on: disk))
+    let payload = [UInt8](repeating: 0xA5, count: 300)
+    for count in 1...40 {
+      try journal.append(payload)
+      let (end, zeroed, length) = try journal.state.withLock { core in
+        (
+          try #require(core.active?.end), try #require(core.active?.zeroedEnd),
+          try #require(core.active?.mapping?.length)
+        )
+      }
+      // One chunk past the end at least (while the mapping holds it), never more than two.
+      #expect(zeroed >= min(end + 1024, length / 1024 * 1024), "after \(count): \(zeroed)")
+      #expect(zeroed <= end + 2 * 1024)
+      #expect(zeroed <= length)
+      let bytes = try #require(disk.contents(segment))
+      #expect(bytes[Int(end)..<Int(zeroed)].allSatisfy { $0 == 0 })
+    }
+    #expect(try journal.records().map(\.payload) == Array(repeating: payload, count: 40))
+    try journal.close()
+    let closed = try #require(disk.contents(segment))
+    #expect(
+      closed.count == 40 * JournalFrame.recordSize(payloadCount: 300) + JournalFrame.markerSize)
+  }
+
   @Test("a seal that keeps the preallocated zeros is caught by the crash suite")
   func keepingThePreallocationOnSealIsCaught() {
     var options = Support.smallSegments(compress: false)

@@ -182,6 +182,7 @@ extension Journal {
     if let mapping = mapping(covering: newEnd, core: &core) {
       // A mapped write stores every byte or none (it only refuses a range outside the
       // mapping), so there is nothing to roll back.
+      writeZeros(through: newEnd, within: mapping.length, core: &core)
       try mapping.write(count: count, at: end, fill)
       core.active?.end = newEnd
       return
@@ -244,6 +245,49 @@ extension Journal {
       return nil
     }
   }
+
+  /// Before frames are stored up to `target`, writes zeros (positionally) into the mapped
+  /// tail, in chunks of ``JournalOptions/zeroAheadBytes``, up to at least one chunk past
+  /// `target` and at most to the mapped `length`. The frames then find their pages in the page
+  /// cache as folios of a chunk each, and one page fault maps a whole chunk; a page of the
+  /// preallocated tail that nothing wrote costs a fault of its own (about 5 µs on ext4, a
+  /// quarter of a microsecond per 200-byte record).
+  ///
+  /// Only chunks that start at or after the active end are written, so no frame is ever
+  /// overwritten: the tail is zeros before and after, and a crash that keeps any part of
+  /// these writes leaves zeros, which open takes as the end. The zeros may be written back
+  /// with the next sync (at most two chunks past the end). Best effort: a failed write costs
+  /// only the faults.
+  func writeZeros(through target: UInt64, within length: UInt64, core: inout JournalCore) {
+    let chunk = UInt64(options.zeroAheadBytes)
+    guard chunk > 0, let active = core.active else { return }
+    let boundary =
+      options.mutations.contains(.zerosOverTheEnd)
+      ? active.end / chunk * chunk : (active.end + chunk - 1) / chunk * chunk
+    var zeroed = max(active.zeroedEnd, boundary)
+    while zeroed < target + chunk, zeroed + chunk <= length {
+      let start = zeroed
+      do throws(StoreError) {
+        try Self.zeros.withStoreBytes { (bytes) throws(StoreError) in
+          var offset = 0
+          while offset < Int(chunk) {
+            let count = min(bytes.count, Int(chunk) - offset)
+            try fileSystem.write(
+              active.handle, UnsafeRawBufferPointer(rebasing: bytes[0..<count]),
+              at: start + UInt64(offset))
+            offset += count
+          }
+        }
+      } catch {
+        break
+      }
+      zeroed += chunk
+    }
+    core.active?.zeroedEnd = zeroed
+  }
+
+  /// The zeros ``writeZeros(through:within:core:)`` writes from.
+  static let zeros = [UInt8](repeating: 0, count: 16 << 10)
 
   /// The first length an active segment is mapped (and preallocated) with: one page, 4 KiB.
   /// Doubling from there reaches an 8 MiB segment in 11 steps, and a journal that holds a few

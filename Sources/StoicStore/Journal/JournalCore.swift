@@ -22,6 +22,9 @@ struct JournalCore {
     /// The shared mapping frames are copied into, covering `[0, mapping.length)` of the file
     /// (preallocated; zeros beyond ``end``), or `nil` while none is made.
     var mapping: (any FileMapping)?
+    /// Bytes `[.., zeroedEnd)` beyond ``end`` were written with zeros ahead of the appends
+    /// (see ``Journal/writeZeros(through:within:core:)``).
+    var zeroedEnd: UInt64 = 0
   }
 
   /// Whether appends write through a file mapping; turned off for the rest of the journal's

@@ -41,6 +41,10 @@ public struct JournalOptions: Sendable {
   public var salvage: Bool
   /// Deliberate defects for the crash suite's mutation tests; empty in real use.
   package var mutations: Set<JournalMutation>
+  /// How many bytes of the mapped tail an append writes with zeros ahead of itself (see
+  /// ``Journal/writeZeros(through:within:core:)``); 0 turns it off. Tests use small chunks to cross
+  /// many of them.
+  var zeroAheadBytes = 16 << 10
   /// Where reads of compressed segments borrow their block buffers: the process's pool, or a
   /// test's own (so that what another journal left there does not count in its measures).
   var blockPool = JournalCompressedBlockPool.shared
@@ -88,4 +92,7 @@ package enum JournalMutation: Sendable, Hashable {
   /// A sync of the active segment does not first finish the pending seal of the segment
   /// before it.
   case syncBeforeSeal
+  /// Zeros written ahead of the appends start at the chunk boundary below the active end,
+  /// over the last frames, instead of the one above it.
+  case zerosOverTheEnd
 }

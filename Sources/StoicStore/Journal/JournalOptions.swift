@@ -27,9 +27,10 @@ public struct JournalOptions: Sendable {
   /// benchmark's corpus in 64 KiB blocks) and about 20 % faster.
   public var compressionLevel: Int32
   /// Whether appends copy their frames into a shared mapping of the active segment (`true`, the
-  /// default: no system call per append) or write each with a positional write (`false`). The
-  /// files, their format and the crash-safety are the same either way; a record is in the
-  /// kernel's page cache when the append returns in both. With mappings, the active segment is
+  /// default: no system call per append, but one positional write of zeros ahead per 16 KiB)
+  /// or write each with a positional write (`false`). The files, their format and the
+  /// crash-safety are the same either way; a record is in the kernel's page cache when the
+  /// append returns in both. With mappings, the active segment is
   /// preallocated in steps (4 KiB doubling up to ``segmentSize``) and its unused tail is
   /// zeros, cut when the segment is sealed or the journal closed. Where a mapping cannot be
   /// made (a file system that cannot map files, or no space to reserve), the journal falls

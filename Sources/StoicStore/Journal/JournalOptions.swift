@@ -30,11 +30,11 @@ public struct JournalOptions: Sendable {
   /// default: no system call per append, but one positional write of zeros ahead per 16 KiB)
   /// or write each with a positional write (`false`). The files, their format and the
   /// crash-safety are the same either way; a record is in the kernel's page cache when the
-  /// append returns in both. With mappings, the active segment is
-  /// preallocated in steps (4 KiB doubling up to ``segmentSize``) and its unused tail is
-  /// zeros, cut when the segment is sealed or the journal closed. Where a mapping cannot be
-  /// made (a file system that cannot map files, or no space to reserve), the journal falls
-  /// back to positional writes and reports ``EventCatalog/journalMappingUnavailable``.
+  /// append returns in both. With mappings, the active segment is preallocated in steps
+  /// (4 KiB doubling up to ``segmentSize``) and its unused tail is zeros, cut when the segment
+  /// is sealed or the journal closed. Where a mapping cannot be made (a file system that
+  /// cannot map files, or no space to reserve), the journal falls back to positional writes
+  /// and reports ``EventCatalog/journalMappingUnavailable``.
   public var mappedAppends: Bool
   /// Whether open salvages damaged durable data (quarantines the damaged bytes, keeps every
   /// valid later record, reports ``EventCatalog/journalSalvaged``) instead of refusing with

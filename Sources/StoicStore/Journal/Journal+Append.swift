@@ -260,11 +260,14 @@ extension Journal {
   /// only the faults.
   func writeZeros(through target: UInt64, within length: UInt64, core: inout JournalCore) {
     let chunk = UInt64(options.zeroAheadBytes)
-    guard chunk > 0, let active = core.active else { return }
+    // The common case, on every append: the chunk past `target` is zeroed already.
+    guard chunk > 0, let zeroedEnd = core.active?.zeroedEnd, zeroedEnd < target + chunk,
+      let end = core.active?.end, let handle = core.active?.handle
+    else { return }
     let boundary =
       options.mutations.contains(.zerosOverTheEnd)
-      ? active.end / chunk * chunk : (active.end + chunk - 1) / chunk * chunk
-    var zeroed = max(active.zeroedEnd, boundary)
+      ? end / chunk * chunk : (end + chunk - 1) / chunk * chunk
+    var zeroed = max(zeroedEnd, boundary)
     while zeroed < target + chunk, zeroed + chunk <= length {
       let start = zeroed
       do throws(StoreError) {
@@ -273,7 +276,7 @@ extension Journal {
           while offset < Int(chunk) {
             let count = min(bytes.count, Int(chunk) - offset)
             try fileSystem.write(
-              active.handle, UnsafeRawBufferPointer(rebasing: bytes[0..<count]),
+              handle, UnsafeRawBufferPointer(rebasing: bytes[0..<count]),
               at: start + UInt64(offset))
             offset += count
           }

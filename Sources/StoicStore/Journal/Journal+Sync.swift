@@ -67,11 +67,7 @@ extension Journal {
   /// Syncs the active segment outside the lock for everyone waiting, then records what is
   /// durable, appends a sync marker claiming it, and wakes the waiters.
   private func leadSync(wake: DispatchSemaphore?, delay: Duration) throws(StoreError) {
-    if let wake {
-      let (seconds, attoseconds) = delay.components
-      let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-      _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
-    }
+    if let wake { _ = wake.wait(timeout: delay.fromNow) }
     // The leader goes on syncing, up to `maximumRounds` times, while appenders are waiting for
     // records its last sync did not cover: they need not wake up and elect a new leader first.
     var round = 1
@@ -205,11 +201,7 @@ extension Journal {
       return true
     }
     guard schedule else { return }
-    let (seconds, attoseconds) = interval.components
-    let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    DispatchQueue.global().asyncAfter(
-      deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))
-    ) { [weak self] in
+    DispatchQueue.global().asyncAfter(deadline: interval.fromNow) { [weak self] in
       guard let self else { return }
       self.state.withLock { $0.flushScheduled = false }
       try? self.sync()

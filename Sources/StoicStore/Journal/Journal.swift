@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// An append-only, CRC-framed log of records, crash-consistent at every point, with group
 /// commit, zstd-compressed sealed segments, snapshots, and recovery in bounded memory.
@@ -35,10 +34,11 @@ import Synchronization
 ///
 /// - Every append stores its frames in the kernel's page cache before returning (straight into
 ///   a shared mapping of the active segment, whose blocks were reserved first, or with one
-///   positional write), so a record survives a crash of the process. A record is *durable* (survives power loss) once a sync
-///   of its segment returned after the write; ``SyncPolicy`` says when that happens, and with
-///   ``SyncPolicy/always`` and ``SyncPolicy/groupCommit(maxDelay:maxRecords:)`` an append
-///   returns only then. The leader of a group commit syncs for every appender waiting.
+///   positional write), so a record survives a crash of the process. A record is *durable*
+///   (survives power loss) once a sync of its segment returned after the write;
+///   ``SyncPolicy`` says when that happens, and with ``SyncPolicy/always`` and
+///   ``SyncPolicy/groupCommit(maxDelay:maxRecords:)`` an append returns only then. The
+///   leader of a group commit syncs for every appender waiting.
 /// - A segment's name is made durable (directory sync) before any record in it is acknowledged
 ///   durable: the name is part of the data.
 /// - After each sync returns, the journal appends a sync marker claiming the synced prefix. A
@@ -95,7 +95,8 @@ import Synchronization
 /// 6. Otherwise the damage is a torn tail: it is cut (truncate, then sync) and
 ///    ``EventCatalog/journalTruncated`` reports the dropped bytes.
 /// 7. If no segment exists, create one and sync the directory. The active segment is synced,
-///    so everything recovered is durable.
+///    so everything recovered is durable, unless its last frame is a marker that already
+///    claims every byte and record before it (a closed journal reopens without a write).
 public final class Journal: Sendable {
   /// The journal's directory.
   public let directory: String

@@ -75,7 +75,8 @@ enum JournalFrame {
 
   /// What is at an offset of a segment.
   enum Decoded: Equatable {
-    /// A record frame of `size` bytes; the payload is `bytes[payloadStart..<payloadStart+payloadCount]`.
+    /// A record frame of `size` bytes, header included, holding record `sequence`; its payload
+    /// is the `size - headerSize` bytes after the header.
     case record(sequence: UInt64, size: Int)
     /// A sync marker claiming `[0, durableEnd)` durable.
     case marker(durableSequence: UInt64, durableEnd: UInt64)

@@ -95,7 +95,7 @@ final class OutboxDrain<Item: Sendable> {
     case .transient(let reason, let retryAfter):
       emitFailure(current, "transient", reason)
       if let retryAfter, retryAfter > options.retryPolicy.maxRetryAfter {
-        let wait = RetryPolicy.nanoseconds(retryAfter) / 1_000_000
+        let wait = retryAfter.clampedNanoseconds / 1_000_000
         engine.notBefore = options.clock.now() + Int64(clamping: wait)
         report.retryNotBefore = engine.notBefore
         return halt(reason)

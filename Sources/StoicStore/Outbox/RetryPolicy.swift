@@ -44,8 +44,8 @@ public struct RetryPolicy: Sendable, Hashable {
 
   /// The ceiling of the wait before retry `retry` (1-based): `min(maxDelay, initialDelay · 2ⁿ⁻¹)`.
   public func ceiling(beforeRetry retry: Int) -> Duration {
-    let base = Self.nanoseconds(initialDelay)
-    let cap = Self.nanoseconds(maxDelay)
+    let base = initialDelay.clampedNanoseconds
+    let cap = maxDelay.clampedNanoseconds
     let shift = min(max(retry - 1, 0), 62)
     let grown = base.multipliedReportingOverflow(by: UInt64(1) << UInt64(shift))
     let ceiling = grown.overflow ? cap : min(grown.partialValue, cap)
@@ -55,18 +55,9 @@ public struct RetryPolicy: Sendable, Hashable {
   /// The jittered wait before retry `retry` (1-based): uniform in `0 ... ceiling`, using
   /// `random` (a uniformly distributed 64-bit value).
   public func delay(beforeRetry retry: Int, random: UInt64) -> Duration {
-    let ceiling = Self.nanoseconds(self.ceiling(beforeRetry: retry))
+    let ceiling = self.ceiling(beforeRetry: retry).clampedNanoseconds
     let span = ceiling.addingReportingOverflow(1)
     let wait = span.overflow ? random : random.multipliedFullWidth(by: span.partialValue).high
     return .nanoseconds(Int64(min(wait, UInt64(Int64.max))))
-  }
-
-  static func nanoseconds(_ duration: Duration) -> UInt64 {
-    let (seconds, attoseconds) = duration.components
-    guard seconds >= 0, attoseconds >= 0 else { return 0 }
-    let whole = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-    guard !whole.overflow else { return UInt64.max }
-    let total = whole.partialValue.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
-    return total.overflow ? UInt64.max : total.partialValue
   }
 }

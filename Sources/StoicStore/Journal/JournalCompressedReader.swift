@@ -74,21 +74,8 @@ struct JournalCompressedReader {
     return JournalRecord(sequence: sequence, payload: Array(blocks[current].payloads[start..<end]))
   }
 
-  /// Calls `body` with the next record's sequence and payload, borrowed from the current block
-  /// (valid only inside `body`); returns `false` after the trailer.
-  /// - Throws: As ``next()``, and what `body` throws.
-  mutating func nextBorrowing(
-    _ body: (UInt64, UnsafeRawBufferPointer) throws(StoreError) -> Void
-  ) throws(StoreError) -> Bool {
-    guard let (sequence, start, end) = try nextRecord() else { return false }
-    try blocks[current].payloads.withStoreBytes { (all) throws(StoreError) in
-      try body(sequence, UnsafeRawBufferPointer(rebasing: all[start..<end]))
-    }
-    return true
-  }
-
   /// Calls `body` with every remaining record of the current block (reading the next block
-  /// first if the current one is used up), each payload borrowed as in ``nextBorrowing(_:)``;
+  /// first if the current one is used up), each payload borrowed from the block (valid only inside `body`);
   /// returns `false` after the trailer. Records of a block are handed out only after the
   /// whole block checked, and in order: a damaged block is reported after the records before
   /// it.

@@ -152,37 +152,9 @@ struct JournalSegmentScanner {
     case end, damage, reload
   }
 
-  /// The payload of the record frame at `offset` of `size` bytes.
-  mutating func payload(at offset: UInt64, size: Int) throws(StoreError) -> [UInt8] {
-    let frame = try reader.bytes(at: offset, count: size)
-    return Array(frame.dropFirst(JournalFrame.headerSize))
-  }
-
-  /// Calls `body` with the payload of the record frame at `offset` of `size` bytes, borrowed
-  /// from the read window (valid only inside `body`).
-  mutating func withPayload(
-    at offset: UInt64, size: Int, _ body: (UnsafeRawBufferPointer) throws(StoreError) -> Void
-  ) throws(StoreError) {
-    let index = try reader.load(at: offset, count: size)
-    let end = min(reader.buffer.count, index + size)
-    let start = min(end, index + JournalFrame.headerSize)
-    try reader.buffer.withStoreBytes { (all) throws(StoreError) in
-      try body(UnsafeRawBufferPointer(rebasing: all[start..<end]))
-    }
-  }
-
   /// The frame bytes at `offset`.
   mutating func frame(at offset: UInt64, size: Int) throws(StoreError) -> [UInt8] {
     try reader.bytes(at: offset, count: size)
-  }
-
-  /// Appends the frame bytes at `offset` to `buffer` without an intermediate copy.
-  mutating func appendFrame(at offset: UInt64, size: Int, to buffer: inout [UInt8])
-    throws(StoreError)
-  {
-    let index = try reader.load(at: offset, count: size)
-    let end = min(reader.buffer.count, index + size)
-    buffer.append(contentsOf: reader.buffer[index..<end])
   }
 
   /// Decodes whatever is at `position`.

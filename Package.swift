@@ -95,6 +95,11 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "StoicEventCatalogTests",
+      dependencies: ["StoicStore", "StoicSettings"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
       name: "StoicCLITests",
       dependencies: ["stoic", "StoicStore"],
       swiftSettings: strictSettings

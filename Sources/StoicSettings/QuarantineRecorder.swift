@@ -19,7 +19,7 @@ final class QuarantineRecorder: Sendable {
   /// The sink to give AtomicFile.
   var sink: EventSink {
     EventSink { [self] event in
-      if event.name == EventCatalog.corruptQuarantined {
+      if event.definition == StoreEvents.corruptQuarantined {
         state.withLock { state in
           let problem = state.pendingRejection ?? event["reason"] ?? "unusable"
           state.pendingRejection = nil

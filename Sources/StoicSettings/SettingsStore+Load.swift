@@ -22,16 +22,16 @@ extension SettingsStore {
       guard unusable || found != nil else {
         return (SettingsLoaded(value: schema.defaults, source: .defaults(.noFile)), .none)
       }
-      events.emitSettings(
-        EventCatalog.settingsReset, [("path", path), ("reason", why.isEmpty ? "unusable" : why)])
+      events.emit(
+        SettingsEvents.reset, [("path", path), ("reason", why.isEmpty ? "unusable" : why)])
       return (
         SettingsLoaded(value: schema.defaults, source: .defaults(.unusable), issues: issues), .none
       )
     }
 
     if document.version > schema.version {
-      events.emitSettings(
-        EventCatalog.settingsNewerFormat, [("path", path), ("version", String(document.version))])
+      events.emit(
+        SettingsEvents.newerFormat, [("path", path), ("version", String(document.version))])
       var loaded = SettingsLoaded(
         value: schema.defaults, source: .newerFormat(version: document.version), issues: issues,
         readOnlyVersion: document.version)
@@ -46,15 +46,15 @@ extension SettingsStore {
 
     let source: SettingsSource = found.source == .current ? .file : .previousGeneration
     if source == .previousGeneration {
-      events.emitSettings(
-        EventCatalog.settingsRecovered,
+      events.emit(
+        SettingsEvents.recovered,
         [("path", path), ("reason", why.isEmpty ? "current file missing" : why)])
     }
     let migrated = document.version < schema.version
     if migrated {
       issues.append(.migrated(from: document.version, to: schema.version))
-      events.emitSettings(
-        EventCatalog.settingsMigrated,
+      events.emit(
+        SettingsEvents.migrated,
         [("path", path), ("from", String(document.version)), ("to", String(schema.version))])
     }
     let decoding = schema.decode(schema.migrate(document))
@@ -63,8 +63,8 @@ extension SettingsStore {
         guard case .repaired(let key, _) = issue else { return nil }
         return key
       }
-      events.emitSettings(
-        EventCatalog.settingsRepaired, [("path", path), ("fields", keys.joined(separator: ","))])
+      events.emit(
+        SettingsEvents.repaired, [("path", path), ("fields", keys.joined(separator: ","))])
     }
     issues += decoding.repairs + decoding.unknownKeys
     let loaded = SettingsLoaded(
@@ -94,7 +94,7 @@ extension SettingsStore {
       }
     }
     loaded.issues.append(.writeBackFailed(failure))
-    file.events.emitSettings(
-      EventCatalog.settingsSaveFailed, [("path", file.path), ("error", failure)])
+    file.events.emit(
+      SettingsEvents.saveFailed, [("path", file.path), ("error", failure)])
   }
 }

@@ -77,8 +77,8 @@ extension SettingsStore {
     if case .writeBack = loaded.action {
       writeBack(&loaded.result, to: file, schema: schema, format: format, limit: maxFileSize)
     }
-    events.emitSettings(
-      EventCatalog.settingsLoaded,
+    events.emit(
+      SettingsEvents.loaded,
       [
         ("path", path), ("source", loaded.result.source.description),
         ("issues", String(loaded.result.issues.count)),

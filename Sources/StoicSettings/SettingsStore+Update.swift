@@ -51,8 +51,8 @@ extension SettingsStore {
       do throws(StoreError) {
         try file.writeCreatingDirectory(bytes, validate: schema.accepts(format: format))
       } catch {
-        events.emitSettings(
-          EventCatalog.settingsSaveFailed, [("path", path), ("error", error.description)])
+        events.emit(
+          SettingsEvents.saveFailed, [("path", path), ("error", error.description)])
         throw error
       }
 
@@ -63,15 +63,16 @@ extension SettingsStore {
       for subscriber in state.subscribers.values {
         subscriber.yield(candidate)
       }
-      events.emitSettings(EventCatalog.settingsSaved, [("path", path)])
+      events.emit(
+        SettingsEvents.saved, [("path", path)])
     }
   }
 
   /// Emits `settings.rejected` and builds the error that carries the issues.
   private func refuse(_ issues: [SettingsIssue], code: StoreError.Code) -> StoreError {
     let refusal = SettingsRefusal(issues: issues)
-    events.emitSettings(
-      EventCatalog.settingsRejected, [("path", path), ("issues", refusal.description)])
+    events.emit(
+      SettingsEvents.rejected, [("path", path), ("issues", refusal.description)])
     return StoreError(
       code, "settings update refused: \(refusal.description)", path: path, cause: refusal)
   }

@@ -31,7 +31,7 @@ import Testing
     #expect(reported.contains(problem), "\(reported)", sourceLocation: sourceLocation)
     #expect(
       disk.durableContents(quarantinePath(1)) == bytes, sourceLocation: sourceLocation)
-    #expect(events.names.contains(EventCatalog.settingsRecovered), sourceLocation: sourceLocation)
+    #expect(events.names.contains(SettingsEvents.recovered.name), sourceLocation: sourceLocation)
     events.expectAllRegistered(sourceLocation: sourceLocation)
   }
 

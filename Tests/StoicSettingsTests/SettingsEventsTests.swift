@@ -31,11 +31,11 @@ import Testing
     plant(#"{"formatVersion": 9}"#, on: newer)
     _ = try openPrefs(on: newer, events: events.sink)  // newer_format
 
-    let catalog = EventCatalog.all.filter { $0.name.hasPrefix("settings") }
+    let catalog = SettingsEvents.catalog.entries
     let emitted = events.all.filter { $0.name.hasPrefix("settings") }
     #expect(Set(emitted.map(\.name)) == Set(catalog.map(\.name)))
     for event in emitted {
-      let entry = try #require(EventCatalog.entry(named: event.name))
+      let entry = try #require(SettingsEvents.catalog.entry(named: event.name))
       #expect(event.fields.map(\.0) == entry.fields, "\(event)")
       #expect(event.level == entry.level, "\(event)")
     }

@@ -12,8 +12,8 @@ import Testing
     #expect(store.source == .defaults(.noFile))
     #expect(store.issues.isEmpty)
     #expect(disk.allPaths().isEmpty)
-    #expect(events.names == [EventCatalog.settingsLoaded])
-    #expect(events.first(EventCatalog.settingsLoaded)?["source"] == "defaults(noFile)")
+    #expect(events.names == [SettingsEvents.loaded.name])
+    #expect(events.first(SettingsEvents.loaded.name)?["source"] == "defaults(noFile)")
     events.expectAllRegistered()
   }
 
@@ -52,7 +52,7 @@ import Testing
       return key
     }
     #expect(repaired == ["scrollSpeed", "theme", "volume"])
-    #expect(events.first(EventCatalog.settingsRepaired)?["fields"] == "scrollSpeed,theme,volume")
+    #expect(events.first(SettingsEvents.repaired.name)?["fields"] == "scrollSpeed,theme,volume")
 
     // App-owned: the repaired form is written back at once; the original stays as .previous.
     #expect(
@@ -60,7 +60,7 @@ import Testing
         "formatVersion": .integer(2), "name": .string("Ada"), "recent": .array([.string("x")]),
       ])
     #expect(disk.durableContents(previousPath) == stored(original))
-    #expect(events.names.contains(EventCatalog.settingsSaveFailed) == false)
+    #expect(events.names.contains(SettingsEvents.saveFailed.name) == false)
     events.expectAllRegistered()
   }
 
@@ -101,8 +101,8 @@ import Testing
     #expect(path == settingsPath)
     #expect(movedTo == quarantinePath(1))
     #expect(disk.durableContents(quarantinePath(1)) == damaged)
-    #expect(events.names.contains(EventCatalog.settingsRecovered))
-    #expect(events.names.contains(EventCatalog.corruptQuarantined))
+    #expect(events.names.contains(SettingsEvents.recovered.name))
+    #expect(events.names.contains(StoreEvents.corruptQuarantined.name))
     events.expectAllRegistered()
   }
 
@@ -123,7 +123,7 @@ import Testing
     #expect(problems.last?.contains("formatVersion") == true)
     #expect(disk.durableContents(quarantinePath(1)) == stored(#"["not", "an", "object"]"#))
     #expect(disk.durableContents(quarantinePath(2)) == stored(#"{"formatVersion": "two"}"#))
-    #expect(events.names.contains(EventCatalog.settingsReset))
+    #expect(events.names.contains(SettingsEvents.reset.name))
 
     // The next update writes a fresh file; the quarantined ones stay.
     try store.update { $0.name = "Ada" }

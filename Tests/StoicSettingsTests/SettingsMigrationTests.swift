@@ -16,7 +16,7 @@ import Testing
     #expect(store.value.name == "Ada")
     #expect(store.source == .file)
     #expect(store.issues == [.migrated(from: 1, to: 2)])
-    let migrated = events.first(EventCatalog.settingsMigrated)
+    let migrated = events.first(SettingsEvents.migrated.name)
     #expect(migrated?["from"] == "1")
     #expect(migrated?["to"] == "2")
 
@@ -90,7 +90,7 @@ import Testing
       Issue.record("expected writeBackFailed, got \(store.issues)")
       return
     }
-    #expect(events.names.contains(EventCatalog.settingsSaveFailed))
+    #expect(events.names.contains(SettingsEvents.saveFailed.name))
     #expect(disk.contents(settingsPath) == stored(Self.versionOne))
     events.expectAllRegistered()
   }

@@ -21,7 +21,7 @@ import Testing
     #expect(store.source == .newerFormat(version: 3))
     #expect(store.isReadOnly)
     #expect(store.value == Prefs())
-    #expect(events.first(EventCatalog.settingsNewerFormat)?["version"] == "3")
+    #expect(events.first(SettingsEvents.newerFormat.name)?["version"] == "3")
 
     do throws(StoreError) {
       try store.update { $0.scrollSpeed = 10 }
@@ -31,7 +31,7 @@ import Testing
       #expect(error.settingsIssues == [.readOnly(version: 3)])
     }
     #expect(store.value == Prefs())
-    #expect(events.names.contains(EventCatalog.settingsRejected))
+    #expect(events.names.contains(SettingsEvents.rejected.name))
 
     // Not one byte or name changed: no quarantine, no fallback, no write.
     let after = disk.allPaths().map { ($0, disk.contents($0)) }

@@ -13,7 +13,7 @@ import Testing
       $0.name = "Guest"  // equal to the default: not written
     }
     #expect(store.value.scrollSpeed == 900)
-    #expect(events.names.last == EventCatalog.settingsSaved)
+    #expect(events.names.last == SettingsEvents.saved.name)
     let crashed = disk.crashedDurableOnly()
     #expect(
       currentDocument(on: crashed) == ["formatVersion": .integer(2), "scrollSpeed": .integer(900)])
@@ -62,7 +62,7 @@ import Testing
     #expect(store.value.theme == .system)
     #expect(disk.contents(settingsPath) == file)
     #expect(disk.operationCount == operations)
-    #expect(events.names.last == EventCatalog.settingsRejected)
+    #expect(events.names.last == SettingsEvents.rejected.name)
     events.expectAllRegistered()
   }
 
@@ -102,7 +102,7 @@ import Testing
     #expect(store.value.scrollSpeed == 950)
     #expect(disk.contents(settingsPath) == current)
     #expect(disk.contents(previousPath) == previous)
-    #expect(events.names.last == EventCatalog.settingsSaveFailed)
+    #expect(events.names.last == SettingsEvents.saveFailed.name)
 
     // After the fault clears, the same update goes through.
     disk.clearFaults()

@@ -57,8 +57,8 @@ struct AtomicFileTests {
     #expect(result.bytes == Array("one".utf8))
     #expect(result.source == .previous)
     #expect(fileSystem.contents(path + ".corrupt-1") == damaged, "the damaged bytes are kept")
-    #expect(recorder.names.contains(EventCatalog.corruptQuarantined))
-    #expect(recorder.names.contains(EventCatalog.recoveredPrevious))
+    #expect(recorder.names.contains(StoreEvents.corruptQuarantined.name))
+    #expect(recorder.names.contains(StoreEvents.recoveredPrevious.name))
   }
 
   @Test("with nothing usable, read throws corrupt once, then returns nil; nothing is deleted")
@@ -129,7 +129,7 @@ struct AtomicFileTests {
   func staleTemporaryRemoved() throws {
     fileSystem.setDurableContents(path + ".tmp", Array("half a write".utf8))
     try file().write(Array("one".utf8))
-    #expect(recorder.names == [EventCatalog.tempRemoved])
+    #expect(recorder.names == [StoreEvents.tempRemoved.name])
     #expect(try file().read()?.bytes == Array("one".utf8))
   }
 

@@ -126,10 +126,10 @@ struct JournalFaultTests {
     defer { try? journal.close() }
     #expect(try journal.records().map(\.sequence) == [1, 2, 3])
     #expect(journal.recovery.truncatedBytes == UInt64(garbage.count + later.count))
-    let cut = events.named(EventCatalog.journalTruncated)
+    let cut = events.named(StoreEvents.journalTruncated.name)
     #expect(cut.count == 1)
     #expect(cut.first?["droppedBytes"] == String(garbage.count + later.count))
-    #expect(events.named(EventCatalog.journalCorruptionDetected).isEmpty)
+    #expect(events.named(StoreEvents.journalCorruptionDetected.name).isEmpty)
     #expect(try journal.append(Support.payload(4)) == 4)
   }
 
@@ -151,7 +151,7 @@ struct JournalFaultTests {
       #expect(damage.length == UInt64(frame))
       #expect(error.message.contains("offset \(damage.offset)"))
     }
-    let detected = events.named(EventCatalog.journalCorruptionDetected)
+    let detected = events.named(StoreEvents.journalCorruptionDetected.name)
     #expect(detected.count == 1)
     #expect(detected.first?["length"] != nil)
     // Nothing was cut or changed.
@@ -174,7 +174,7 @@ struct JournalFaultTests {
     #expect(journal.recovery.quarantinedBytes == UInt64(frame))
     let quarantine = try #require(journal.recovery.quarantinedFiles.first)
     #expect(disk.contents(quarantine)?.count == frame)
-    let salvaged = try #require(events.named(EventCatalog.journalSalvaged).first)
+    let salvaged = try #require(events.named(StoreEvents.journalSalvaged.name).first)
     #expect(salvaged["keptRecords"] == "3")
     #expect(salvaged["damagedBytes"] == String(frame))
     #expect(try journal.append(Support.payload(7)) == 7)

@@ -41,7 +41,7 @@ struct JournalMappingTests {
     let events = EventRecorder()
     let reopened = try Journal.open(directory: directory, fileSystem: crashed, events: events.sink)
     #expect(reopened.recovery.truncatedBytes == 0)
-    #expect(!events.names.contains(EventCatalog.journalTruncated))
+    #expect(!events.names.contains(StoreEvents.journalTruncated.name))
     #expect(try reopened.append(Support.payload(3)) == 3)
     try reopened.close()
     let records = try Journal.open(directory: directory, fileSystem: crashed.crashedDurableOnly())
@@ -64,7 +64,7 @@ struct JournalMappingTests {
     let events = EventRecorder()
     let reopened = try Journal.open(directory: directory, fileSystem: crashed, events: events.sink)
     #expect(reopened.recovery.truncatedBytes > 0)
-    #expect(events.names.contains(EventCatalog.journalTruncated))
+    #expect(events.names.contains(StoreEvents.journalTruncated.name))
     #expect(try reopened.records().map(\.sequence) == [1])
   }
 
@@ -93,7 +93,7 @@ struct JournalMappingTests {
     disk.inject(.noSpaceOnMap(nth: 1))
     disk.inject(.noSpaceOnWrite(nth: 1, partialBytes: 5))
     #expect(throws: StoreError.self) { try journal.append(Support.payload(1)) }
-    #expect(events.names.filter { $0 == EventCatalog.journalMappingUnavailable }.count == 1)
+    #expect(events.names.filter { $0 == StoreEvents.journalMappingUnavailable.name }.count == 1)
     #expect(journal.lastSequence == 0)
     let segment = try #require(Support.activeSegment(on: disk))
     #expect(disk.contents(segment)?.isEmpty == true)
@@ -104,7 +104,7 @@ struct JournalMappingTests {
     // Positional writes: the file ends at the last frame, with no zeros after it.
     #expect(
       disk.contents(segment)?.count ?? 0 <= Self.framesSize(1...3) + 3 * JournalFrame.markerSize)
-    #expect(events.names.filter { $0 == EventCatalog.journalMappingUnavailable }.count == 1)
+    #expect(events.names.filter { $0 == StoreEvents.journalMappingUnavailable.name }.count == 1)
     try journal.close()
     let records = try Journal.open(directory: directory, fileSystem: disk.crashedDurableOnly())
       .records()

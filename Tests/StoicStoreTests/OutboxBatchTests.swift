@@ -74,7 +74,7 @@ import Testing
     #expect(report.delivered == 1)
     #expect(await outbox.parked.map(\.key) == ["A", "B"])
     #expect(await outbox.parked.allSatisfy { $0.batchKey == nil && $0.lastError == "HTTP 400" })
-    #expect(events.named(EventCatalog.outboxParked).count == 2)
+    #expect(events.named(StoreEvents.outboxParked.name).count == 2)
   }
 
   @Test func acknowledgingABatchAcknowledgesAllItsEntries() async throws {
@@ -102,7 +102,7 @@ import Testing
     #expect(report.delivered == 2)
     #expect(report.rejectedByReceiver == 4)
     #expect(report.attempts == 1)
-    let delivered = events.all.filter { $0.name == EventCatalog.outboxDelivered }
+    let delivered = events.all.filter { $0.definition == StoreEvents.outboxDelivered }
     #expect(delivered.map { $0["rejected"] } == ["4"])
     #expect(await outbox.pending.isEmpty)
   }

@@ -46,10 +46,10 @@ import Testing
     #expect(await outbox.parked.first?.lastError == "HTTP 422")
     #expect(await outbox.pending.map(\.key) == ["01C", "01D"])
     #expect(await outbox.pending.map(\.state) == [.queued, .queued])
-    #expect(events.named(EventCatalog.outboxDelivered).map { $0["key"] } == ["01A"])
-    #expect(events.named(EventCatalog.outboxParked).map { $0["key"] } == ["01B"])
+    #expect(events.named(StoreEvents.outboxDelivered.name).map { $0["key"] } == ["01A"])
+    #expect(events.named(StoreEvents.outboxParked.name).map { $0["key"] } == ["01B"])
     #expect(
-      events.named(EventCatalog.outboxDeliveryFailed).map { $0["failure"] } == [
+      events.named(StoreEvents.outboxDeliveryFailed.name).map { $0["failure"] } == [
         "permanent", "transient",
       ])
 

@@ -57,9 +57,9 @@ enum OutboxCrashHarness {
     _ scenario: OutboxCrashScenario, _ fileSystem: SimulatedFileSystem, _ recorder: CrashRecorder
   ) throws {
     let events = EventSink { event in
-      if event.name == EventCatalog.outboxDelivered {
+      if event.definition == StoreEvents.outboxDelivered {
         recorder.acknowledge("ack:\(event["key"] ?? "")")
-      } else if event.name == EventCatalog.outboxParked {
+      } else if event.definition == StoreEvents.outboxParked {
         recorder.acknowledge("parked:\(event["key"] ?? "")")
       }
     }

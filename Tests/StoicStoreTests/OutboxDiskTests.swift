@@ -38,9 +38,9 @@ import Testing
     #expect(await recovered.parked.map(\.key) == ["01B"])
     #expect(await recovered.pending.map(\.key) == ["01C", "01D"])
     #expect(await recovered.pending.map(\.state) == [.queued, .queued])
-    #expect(events.named(EventCatalog.outboxDelivered).count == 1)
-    #expect(events.named(EventCatalog.outboxParked).count == 1)
-    #expect(events.named(EventCatalog.outboxDeliveryFailed).count == 2)
+    #expect(events.named(StoreEvents.outboxDelivered.name).count == 1)
+    #expect(events.named(StoreEvents.outboxParked.name).count == 1)
+    #expect(events.named(StoreEvents.outboxDeliveryFailed.name).count == 2)
   }
 
   @Test func aFailedAcknowledgementIsThrownAndTheEntryIsDeliveredAgainLater() async throws {

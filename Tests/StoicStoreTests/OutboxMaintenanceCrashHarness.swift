@@ -78,7 +78,7 @@ enum OutboxMaintenanceCrashHarness {
     let door = OutboxRemoveFailingFileSystem(disk)
     door.failRemovals = scenario.removalFails
     let events = EventSink { event in
-      if event.name == EventCatalog.outboxDelivered {
+      if event.definition == StoreEvents.outboxDelivered {
         recorder.acknowledge("ack:\(event["key"] ?? "")")
       }
     }

@@ -73,7 +73,7 @@ import Testing
     let report = try await outbox.deliverPending { _ in .http(status: 200) }
     #expect(report.delivered == 1)
     #expect(await outbox.pending.isEmpty)
-    #expect(events.named(EventCatalog.outboxMaintenanceFailed).count == 2)
+    #expect(events.named(StoreEvents.outboxMaintenanceFailed.name).count == 2)
     #expect(base.contents(Self.photos[0]) != nil)
     // The list of files to remove survives compaction and a restart.
     try await outbox.compact()
@@ -91,6 +91,6 @@ import Testing
       options: outboxTestOptions(), events: events.sink)
     try await outbox.enqueue("x", key: "X", ownedFiles: ["/gone/p.jpg", "/outbox-media/q.jpg"])
     _ = try await outbox.deliverPending { _ in .http(status: 200) }
-    #expect(events.named(EventCatalog.outboxMaintenanceFailed).isEmpty)
+    #expect(events.named(StoreEvents.outboxMaintenanceFailed.name).isEmpty)
   }
 }

@@ -84,7 +84,7 @@ struct OutboxHandMadeSnapshot {
     #expect(unreadable.count == 1)
     #expect(unreadable.first?.byteCount == Self.noKey.count)
     #expect(unreadable.first?.reason.contains("no key") == true)
-    #expect(events.named(EventCatalog.outboxUnreadable).first?["count"] == "1")
+    #expect(events.named(StoreEvents.outboxUnreadable.name).first?["count"] == "1")
 
     // Delivering the rest and compacting keeps it, byte for byte.
     let receiver = OutboxScriptedReceiver([])

@@ -34,7 +34,7 @@ let outboxPickyCodec = OutboxCodec<String>(
     let outbox = try open(log, events: events)
     #expect(await outbox.pending.map(\.key) == ["A", "B"])
     #expect(await outbox.unreadable.map(\.key) == ["N"])
-    #expect(events.named(EventCatalog.outboxUnreadable).first?["count"] == "1")
+    #expect(events.named(StoreEvents.outboxUnreadable.name).first?["count"] == "1")
 
     let receiver = OutboxScriptedReceiver([])
     let report = try await outbox.deliverPending { receiver.answer($0) }

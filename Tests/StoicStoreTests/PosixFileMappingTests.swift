@@ -129,7 +129,7 @@ struct PosixFileMappingTests {
       }
       #expect(failure?.code == .diskFull)
       #expect(appended > 10)
-      #expect(events.names.contains(EventCatalog.journalMappingUnavailable))
+      #expect(events.names.contains(StoreEvents.journalMappingUnavailable.name))
       try? journal.close()
       let reopened = try Journal.open(
         directory: Path.join(directory, "journal"), fileSystem: fs,

@@ -109,10 +109,10 @@ struct PosixSyscallTests {
       #expect(fullSync.calls == 1)
       #expect(fsync.calls == 2)
     }
-    #expect(recorder.events.map(\.name) == [EventCatalog.fullSyncUnavailable])
+    #expect(recorder.events.map(\.name) == [StoreEvents.fullSyncUnavailable.name])
     #expect(recorder.events.first?.level == .warning)
     #expect(recorder.events.first?["path"] == "/data/settings.json")
-    #expect(EventCatalog.contains(EventCatalog.fullSyncUnavailable))
+    #expect(StoreEvents.catalog.contains(StoreEvents.fullSyncUnavailable))
 
     let other = PosixFileSystem(events: recorder.sink)
     try other.flushPreferringFullSync(

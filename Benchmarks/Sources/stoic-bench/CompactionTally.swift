@@ -14,7 +14,7 @@ final class CompactionTally: Sendable {
   /// A sink that feeds this tally.
   var sink: EventSink {
     EventSink { [self] event in
-      guard event.name == EventCatalog.journalCompacted else { return }
+      guard event.definition == StoreEvents.journalCompacted else { return }
       let input = Int(event["inputBytes"] ?? "") ?? 0
       let output = Int(event["outputBytes"] ?? "") ?? 0
       totals.withLock {

@@ -52,6 +52,7 @@ extension AtomicFile {
     try fileSystem.syncDirectory(directory)
     var fields = [("path", candidate), ("quarantinedAs", destination), ("reason", reason)]
     if !pruned.isEmpty { fields.append(("pruned", pruned.joined(separator: ","))) }
-    events.emit(EventCatalog.corruptQuarantined, .warning, fields)
+    events.emit(
+      StoreEvents.corruptQuarantined, fields)
   }
 }

@@ -70,7 +70,8 @@ public struct AtomicFile: Sendable {
 
     if try fileSystem.exists(temporaryPath) {
       try fileSystem.remove(temporaryPath)
-      events.emit(EventCatalog.tempRemoved, .info, [("path", temporaryPath)])
+      events.emit(
+        StoreEvents.tempRemoved, [("path", temporaryPath)])
     }
     try writeSynced(stored, to: temporaryPath)
 
@@ -112,7 +113,7 @@ public struct AtomicFile: Sendable {
       switch try inspect(previousPath, validate: validate) {
       case .usable(let bytes):
         events.emit(
-          EventCatalog.recoveredPrevious, .warning,
+          StoreEvents.recoveredPrevious,
           [("path", path), ("reason", reasons.first ?? "current file missing")])
         return ReadResult(bytes: bytes, source: .previous)
       case .unusable(let reason):

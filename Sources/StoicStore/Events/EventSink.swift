@@ -1,4 +1,4 @@
-/// Where a store component reports its ``StoreEvent``s.
+/// Where a Stoic component reports its ``StoreEvent``s.
 ///
 /// A sink is a `@Sendable` closure called synchronously on the thread that raised the event;
 /// it must not block and must not call back into the component that raised it.
@@ -13,13 +13,14 @@ public struct EventSink: Sendable {
   /// A sink that drops every event.
   public static let discard = EventSink { _ in }
 
-  /// Reports an event.
+  /// Reports an event (for example one passed on from a layer below).
   public func emit(_ event: StoreEvent) {
     handler(event)
   }
 
-  /// Reports an event built from a name, a level and fields.
-  public func emit(_ name: String, _ level: StoreEvent.Level, _ fields: [(String, String)] = []) {
-    handler(StoreEvent(name, level: level, fields))
+  /// Raises an event of kind `definition` with `fields`: its name and level are the
+  /// definition's.
+  public func emit(_ definition: EventDefinition, _ fields: [(String, String)] = []) {
+    handler(StoreEvent(definition, fields))
   }
 }

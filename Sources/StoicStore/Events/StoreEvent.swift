@@ -1,7 +1,8 @@
-/// Something the store did or found that an app should be able to see: a quarantined file, a
-/// cut tail, a parked entry.
+/// Something a Stoic layer did or found that an app should be able to see: a quarantined file,
+/// a cut tail, a parked entry, a dropped record.
 ///
-/// Every ``name`` is registered in ``EventCatalog``; a test fails on one that is not.
+/// An event is raised from its ``EventDefinition`` (``EventSink/emit(_:_:)``), so its ``name``
+/// and ``level`` are always those its layer declared in its ``EventCatalog``.
 public struct StoreEvent: Sendable, Hashable, CustomStringConvertible {
   /// How much the event matters.
   public enum Level: Int, Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -28,17 +29,25 @@ public struct StoreEvent: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// The registered name, such as `store.corrupt_quarantined`.
-  public var name: String
-  /// How much it matters.
-  public var level: Level
+  /// What kind of event this is, as its layer declared it.
+  public let definition: EventDefinition
   /// Details as key–value pairs (`path`, `droppedBytes`, …), in the order they were given.
   public var fields: [(String, String)]
 
-  /// Creates an event.
-  public init(_ name: String, level: Level, _ fields: [(String, String)] = []) {
-    self.name = name
-    self.level = level
+  /// The registered name, such as `store.corrupt_quarantined`.
+  public var name: String { definition.name }
+  /// How much it matters.
+  public var level: Level { definition.level }
+
+  /// An event of kind `definition` with `fields`.
+  ///
+  /// In debug builds, a field whose name the definition does not declare stops the program:
+  /// that is a defect in the layer that raised it, never something input controls.
+  public init(_ definition: EventDefinition, _ fields: [(String, String)] = []) {
+    assert(
+      fields.allSatisfy { definition.fields.contains($0.0) },
+      "\(definition.name) does not declare \(fields.map(\.0)); it declares \(definition.fields)")
+    self.definition = definition
     self.fields = fields
   }
 
@@ -52,16 +61,15 @@ public struct StoreEvent: Sendable, Hashable, CustomStringConvertible {
     ([level.description, name] + fields.map { "\($0.0)=\($0.1)" }).joined(separator: " ")
   }
 
-  /// Equal when name, level and fields (in order) are.
+  /// Equal when the definitions and the fields (in order) are.
   public static func == (lhs: StoreEvent, rhs: StoreEvent) -> Bool {
-    lhs.name == rhs.name && lhs.level == rhs.level
+    lhs.definition == rhs.definition
       && lhs.fields.elementsEqual(rhs.fields) { $0.0 == $1.0 && $0.1 == $1.1 }
   }
 
-  /// Hashes name, level and fields.
+  /// Hashes the definition and the fields.
   public func hash(into hasher: inout Hasher) {
-    hasher.combine(name)
-    hasher.combine(level)
+    hasher.combine(definition)
     for (key, value) in fields {
       hasher.combine(key)
       hasher.combine(value)

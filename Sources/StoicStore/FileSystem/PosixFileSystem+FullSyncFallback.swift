@@ -1,7 +1,7 @@
 import Synchronization
 
 extension PosixFileSystem {
-  /// Remembers whether ``EventCatalog/fullSyncUnavailable`` was emitted, so that a file system
+  /// Remembers whether ``StoreEvents/fullSyncUnavailable`` was emitted, so that a file system
   /// (and every copy of the value) reports the fallback once rather than on every sync.
   final class FullSyncFallbackFlag: Sendable {
     private let raised = Atomic<Bool>(false)

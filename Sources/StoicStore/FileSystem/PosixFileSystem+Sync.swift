@@ -10,7 +10,7 @@ extension PosixFileSystem {
   /// Darwin: `fcntl(F_FULLFSYNC)`, which asks the drive to flush its cache (plain `fsync`
   /// there only reaches the drive). If the file system refuses it (`ENOTSUP`, `EOPNOTSUPP`,
   /// `EINVAL`, as some network and FAT volumes do), `fsync` is used and
-  /// ``EventCatalog/fullSyncUnavailable`` is emitted, once per file system.
+  /// ``StoreEvents/fullSyncUnavailable`` is emitted, once per file system.
   ///
   /// Linux: `fdatasync(2)`, which makes the data durable together with the metadata needed to
   /// read it back (the file's size and block map, including blocks a mapping's preallocation
@@ -65,7 +65,7 @@ extension PosixFileSystem {
   ]
 
   /// Tries `fullSync`; if the file system refuses it, emits
-  /// ``EventCatalog/fullSyncUnavailable`` (the first time only) and uses `fsync` instead.
+  /// ``StoreEvents/fullSyncUnavailable`` (the first time only) and uses `fsync` instead.
   ///
   /// The Darwin path of ``sync(_:)``, written over two closures so that the fallback and its
   /// once-only event are tested on every platform.
@@ -77,7 +77,8 @@ extension PosixFileSystem {
       return
     case .failure(let error) where Self.fullSyncRefusals.contains(error):
       if fullSyncFallback.raiseFirst() {
-        events.emit(EventCatalog.fullSyncUnavailable, .warning, [("path", path)])
+        events.emit(
+          StoreEvents.fullSyncUnavailable, [("path", path)])
       }
       try Syscall.run("fsync", path: path, fsync)
     case .failure(let error):

@@ -14,7 +14,7 @@
 ///   (less the umask); ``OpenMode/createExclusive`` is `O_CREAT | O_EXCL`.
 /// - ``sync(_:)`` is `fcntl(F_FULLFSYNC)` on Darwin, which is what flushes the drive's own
 ///   cache there; where the file system refuses it (`ENOTSUP`, `EINVAL`) it falls back to
-///   `fsync` and emits ``EventCatalog/fullSyncUnavailable`` once per file system value (and its
+///   `fsync` and emits ``StoreEvents/fullSyncUnavailable`` once per file system value (and its
 ///   copies). On Linux it is `fdatasync` (data, size and block map; not timestamps), and
 ///   ``syncDirectory(_:)`` is `fsync`. An `EIO` from the flush is thrown as
 ///   ``StoreError/Code/io``, which stops: the kernel may have dropped the dirty pages.
@@ -23,7 +23,7 @@
 /// A value type holding only the event sink and a shared flag; copies are the same file system,
 /// and it can be used from any thread (each call is one or a few blocking system calls).
 public struct PosixFileSystem: FileSystem {
-  /// Where ``EventCatalog/fullSyncUnavailable`` is reported.
+  /// Where ``StoreEvents/fullSyncUnavailable`` is reported.
   let events: EventSink
   /// Whether that event was already emitted, shared by the copies of this value.
   let fullSyncFallback: FullSyncFallbackFlag
@@ -34,7 +34,7 @@ public struct PosixFileSystem: FileSystem {
 
   /// Creates the real file system.
   ///
-  /// - Parameter events: Receives ``EventCatalog/fullSyncUnavailable`` when `F_FULLFSYNC` is
+  /// - Parameter events: Receives ``StoreEvents/fullSyncUnavailable`` when `F_FULLFSYNC` is
   ///   refused and `fsync` is used instead (on Darwin only; Linux has no `F_FULLFSYNC`).
   public init(events: EventSink = .discard) {
     self.events = events

@@ -221,7 +221,7 @@ extension Journal {
   /// frame that needs more; the whole segment at once once a segment was filled) so that it
   /// covers `[0, end)`; `nil` when appends are not mapped.
   /// A mapping that cannot be made turns mapped appends off for good (event
-  /// ``EventCatalog/journalMappingUnavailable``); the caller then writes positionally.
+  /// ``StoreEvents/journalMappingUnavailable``); the caller then writes positionally.
   func mapping(covering end: UInt64, core: inout JournalCore) -> (any FileMapping)? {
     guard core.mappingEnabled else { return nil }
     // The common case reads two fields, without a copy of the whole segment description.
@@ -240,7 +240,7 @@ extension Journal {
     } catch {
       core.mappingEnabled = false
       events.emit(
-        EventCatalog.journalMappingUnavailable, .warning,
+        StoreEvents.journalMappingUnavailable,
         [("path", active.path), ("error", String(describing: error))])
       return nil
     }

@@ -104,7 +104,7 @@ extension Journal {
     }
     if let records {
       events.emit(
-        EventCatalog.journalCompacted, .info,
+        StoreEvents.journalCompacted,
         [
           ("path", path), ("records", String(dropped)),
           ("inputBytes", String(records)), ("outputBytes", String(checkpoint.stored.count)),
@@ -220,7 +220,7 @@ extension Journal {
     try fileSystem.remove(Path.join(directory, segment.name))
     try fileSystem.syncDirectory(directory)
     events.emit(
-      EventCatalog.journalCompacted, .info,
+      StoreEvents.journalCompacted,
       [
         ("path", Path.join(directory, file.name)), ("records", String(file.records)),
         ("inputBytes", String(file.inputBytes)), ("outputBytes", String(file.outputBytes)),

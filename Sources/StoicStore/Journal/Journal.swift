@@ -81,19 +81,19 @@ import Dispatch
 ///    recovered as the active one is (its seal may not have happened), then: if its last
 ///    record is the one before the active segment's first, its tail is cut and it is sealed;
 ///    otherwise power was lost before its seal, nothing in the active segment can have been
-///    durable, and the active segment is removed (``EventCatalog/journalTruncated``; a valid
+///    durable, and the active segment is removed (``StoreEvents/journalTruncated``; a valid
 ///    sync marker in it would be corruption), leaving this one active.
 /// 5. At the first invalid frame of the active segment, look for a valid sync marker after it
 ///    claiming a durable end beyond it. If there is one, or if the segment is sealed, the damage
 ///    is inside data that had been durable: corruption. Open refuses with
 ///    ``StoreError/Code/corrupt`` (cause ``JournalDamage``: file, offset, length) and the
-///    event ``EventCatalog/journalCorruptionDetected``, unless ``JournalOptions/salvage`` is
+///    event ``StoreEvents/journalCorruptionDetected``, unless ``JournalOptions/salvage`` is
 ///    set: then the damaged bytes are copied to `<segment>.corrupt-<offset>`, every valid later
 ///    record is kept (the segment is rewritten atomically without the damage), and
-///    ``EventCatalog/journalSalvaged`` reports it. A valid *record* after the damage is never
+///    ``StoreEvents/journalSalvaged`` reports it. A valid *record* after the damage is never
 ///    taken as proof on its own: a crash can keep a later pending write without an earlier one.
 /// 6. Otherwise the damage is a torn tail: it is cut (truncate, then sync) and
-///    ``EventCatalog/journalTruncated`` reports the dropped bytes.
+///    ``StoreEvents/journalTruncated`` reports the dropped bytes.
 /// 7. If no segment exists, create one and sync the directory. The active segment is synced,
 ///    so everything recovered is durable, unless its last frame is a marker that already
 ///    claims every byte and record before it (a closed journal reopens without a write).

@@ -10,7 +10,7 @@ extension JournalOpener {
   /// - Otherwise a crash of the machine lost its end before the seal made it durable. No
   ///   record of the active segment can have been durable then (every sync of the active
   ///   segment finishes this seal first), so the active segment is removed (reported with
-  ///   ``EventCatalog/journalTruncated``) and `nil` is returned: this segment becomes the
+  ///   ``StoreEvents/journalTruncated``) and `nil` is returned: this segment becomes the
   ///   active one, and its own tail is cut as an active segment's is. A valid sync marker in
   ///   the active segment would contradict that: corruption.
   func settleReplaced(
@@ -38,7 +38,7 @@ extension JournalOpener {
     let nextPath = Path.join(directory, next.name)
     if let marker = try firstMarker(in: next, previous: scan.lastSequence, peak: &peak) {
       events.emit(
-        EventCatalog.journalCorruptionDetected, .error,
+        StoreEvents.journalCorruptionDetected,
         [("path", path), ("offset", String(scan.validEnd)), ("length", "0")])
       throw StoreError(
         .corrupt,
@@ -54,10 +54,10 @@ extension JournalOpener {
     return nil
   }
 
-  /// Reports bytes cut at open with ``EventCatalog/journalTruncated``.
+  /// Reports bytes cut at open with ``StoreEvents/journalTruncated``.
   func reportCut(path: String, validBytes: UInt64, dropped: UInt64) {
     events.emit(
-      EventCatalog.journalTruncated, .warning,
+      StoreEvents.journalTruncated,
       [("path", path), ("validBytes", String(validBytes)), ("droppedBytes", String(dropped))])
   }
 

@@ -9,7 +9,7 @@ extension JournalOpener {
     guard let damage = scan.damage, damage.durable else { return scan }
     let path = Path.join(directory, name)
     events.emit(
-      EventCatalog.journalCorruptionDetected, .error,
+      StoreEvents.journalCorruptionDetected,
       [("path", path), ("offset", String(damage.offset)), ("length", String(damage.length))])
     guard options.salvage else {
       throw StoreError(
@@ -128,7 +128,7 @@ extension JournalOpener {
     report.quarantinedBytes += damagedBytes
     report.salvagedRecords += kept
     events.emit(
-      EventCatalog.journalSalvaged, .error,
+      StoreEvents.journalSalvaged,
       [
         ("path", path), ("quarantinedAs", quarantined.joined(separator: ",")),
         ("damagedBytes", String(damagedBytes)), ("keptRecords", String(kept)),

@@ -186,7 +186,7 @@ struct JournalOpener {
       return try JournalCheckpoint.decode(bytes, path: path).lowWater
     } catch {
       events.emit(
-        EventCatalog.journalCorruptionDetected, .error,
+        StoreEvents.journalCorruptionDetected,
         [("path", path), ("offset", "0"), ("length", String(bytes.count))])
       guard options.salvage else {
         var refused = error
@@ -197,7 +197,7 @@ struct JournalOpener {
       try fileSystem.rename(path, to: aside)
       changed = true
       events.emit(
-        EventCatalog.journalSalvaged, .error,
+        StoreEvents.journalSalvaged,
         [
           ("path", path), ("quarantinedAs", aside), ("damagedBytes", String(bytes.count)),
           ("keptRecords", "0"),
@@ -229,7 +229,7 @@ struct JournalOpener {
           let aside = try quarantinePath(of: zst, offset: 0)
           try fileSystem.rename(path, to: aside)
           events.emit(
-            EventCatalog.journalCorruptionDetected, .error,
+            StoreEvents.journalCorruptionDetected,
             [("path", path), ("offset", "0"), ("length", "0")])
           report.quarantinedFiles.append(aside)
           segments.append(JournalCore.Sealed(first: first, kind: .log, name: log))
@@ -336,7 +336,7 @@ struct JournalOpener {
       let path = Path.join(directory, segment.name)
       let size = ((try? fileSystem.fileSize(path)) ?? nil) ?? 0
       events.emit(
-        EventCatalog.journalCorruptionDetected, .error,
+        StoreEvents.journalCorruptionDetected,
         [("path", path), ("offset", "0"), ("length", String(size))])
       guard options.salvage, error.code == .corrupt else { throw error }
       let aside = try quarantinePath(of: segment.name, offset: 0)
@@ -345,7 +345,7 @@ struct JournalOpener {
       report.quarantinedFiles.append(aside)
       report.quarantinedBytes += size
       events.emit(
-        EventCatalog.journalSalvaged, .error,
+        StoreEvents.journalSalvaged,
         [
           ("path", path), ("quarantinedAs", aside), ("damagedBytes", String(size)),
           ("keptRecords", "0"),

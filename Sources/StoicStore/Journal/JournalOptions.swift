@@ -34,10 +34,10 @@ public struct JournalOptions: Sendable {
   /// (4 KiB doubling up to ``segmentSize``) and its unused tail is zeros, cut when the segment
   /// is sealed or the journal closed. Where a mapping cannot be made (a file system that
   /// cannot map files, or no space to reserve), the journal falls back to positional writes
-  /// and reports ``EventCatalog/journalMappingUnavailable``.
+  /// and reports ``StoreEvents/journalMappingUnavailable``.
   public var mappedAppends: Bool
   /// Whether open salvages damaged durable data (quarantines the damaged bytes, keeps every
-  /// valid later record, reports ``EventCatalog/journalSalvaged``) instead of refusing with
+  /// valid later record, reports ``StoreEvents/journalSalvaged``) instead of refusing with
   /// ``StoreError/Code/corrupt``. Default `false`.
   public var salvage: Bool
   /// Deliberate defects for the crash suite's mutation tests; empty in real use.

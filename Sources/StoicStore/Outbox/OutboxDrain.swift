@@ -77,7 +77,7 @@ final class OutboxDrain<Item: Sendable> {
       report.delivered += count
       report.rejectedByReceiver += rejected
       engine.events.emit(
-        EventCatalog.outboxDelivered, .info,
+        StoreEvents.outboxDelivered,
         [("key", current.key), ("entries", String(count)), ("rejected", String(rejected))])
       engine.afterRetirement()
       unit = nil
@@ -87,7 +87,8 @@ final class OutboxDrain<Item: Sendable> {
       let parked = members(of: current).map(\.key)
       if !parked.isEmpty { try engine.write(.park(current.target, error: reason)) }
       for key in parked {
-        engine.events.emit(EventCatalog.outboxParked, .error, [("key", key), ("reason", reason)])
+        engine.events.emit(
+          StoreEvents.outboxParked, [("key", key), ("reason", reason)])
       }
       report.parked += parked.count
       unit = nil
@@ -208,7 +209,7 @@ final class OutboxDrain<Item: Sendable> {
 
   private func emitFailure(_ unit: Unit, _ failure: String, _ reason: String) {
     engine.events.emit(
-      EventCatalog.outboxDeliveryFailed, .warning,
+      StoreEvents.outboxDeliveryFailed,
       [("key", unit.key), ("failure", failure), ("reason", reason)])
   }
 

@@ -99,7 +99,7 @@ extension OutboxEngine {
       } catch {
         remaining.append(path)
         events.emit(
-          EventCatalog.outboxMaintenanceFailed, .warning,
+          StoreEvents.outboxMaintenanceFailed,
           [("operation", "remove owned file \(path)"), ("error", error.description)])
       }
     }
@@ -114,7 +114,7 @@ extension OutboxEngine {
         }
         remaining.append(contentsOf: removed)
         events.emit(
-          EventCatalog.outboxMaintenanceFailed, .warning,
+          StoreEvents.outboxMaintenanceFailed,
           [("operation", "sync directory \(directory)"), ("error", error.description)])
       }
     }

@@ -53,7 +53,8 @@ final class OutboxEngine<Item: Sendable> {
     }
     let unreadable = unreadableEntries.count
     if unreadable > 0 {
-      events.emit(EventCatalog.outboxUnreadable, .warning, [("count", String(unreadable))])
+      events.emit(
+        StoreEvents.outboxUnreadable, [("count", String(unreadable))])
     }
     removeOwnedFiles()
   }
@@ -84,7 +85,7 @@ final class OutboxEngine<Item: Sendable> {
       try compact()
     } catch {
       events.emit(
-        EventCatalog.outboxMaintenanceFailed, .warning,
+        StoreEvents.outboxMaintenanceFailed,
         [("operation", "compaction"), ("error", error.description)])
     }
   }

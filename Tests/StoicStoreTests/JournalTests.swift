@@ -346,13 +346,18 @@ final class JournalSyncCountingFileSystem: FileSystem {
   let syncLatency: Duration
   /// Signalled as each sync starts, when given.
   let syncStarted: DispatchSemaphore?
+  /// Runs on the syncing thread before each sync, when given (it may block, as a slow device
+  /// would).
+  let beforeSync: (@Sendable () -> Void)?
   private let count = Atomic<Int>(0)
   init(
-    _ base: any FileSystem, syncLatency: Duration = .zero, syncStarted: DispatchSemaphore? = nil
+    _ base: any FileSystem, syncLatency: Duration = .zero, syncStarted: DispatchSemaphore? = nil,
+    beforeSync: (@Sendable () -> Void)? = nil
   ) {
     self.base = base
     self.syncLatency = syncLatency
     self.syncStarted = syncStarted
+    self.beforeSync = beforeSync
   }
   var syncs: Int { count.load(ordering: .relaxed) }
 
@@ -377,6 +382,7 @@ final class JournalSyncCountingFileSystem: FileSystem {
   func sync(_ handle: StoicStore.FileHandle) throws(StoreError) {
     count.add(1, ordering: .relaxed)
     syncStarted?.signal()
+    beforeSync?()
     if syncLatency > .zero {
       Thread.sleep(
         forTimeInterval: Double(syncLatency.components.attoseconds) / 1e18

@@ -15,6 +15,9 @@ extension Outbox {
   ///   holds it, ``StoreError/Code/corrupt`` for damaged durable data); a snapshot this build
   ///   cannot read at all (``StoreError/Code/corrupt``, ``StoreError/Code/unsupported``) makes
   ///   open refuse rather than overwrite it.
+  ///
+  /// This blocks the calling thread while the journal is read; from async code, use
+  /// ``open(directory:fileSystem:codec:options:journalOptions:events:)``.
   public init(
     directory: String,
     fileSystem: any FileSystem,
@@ -23,10 +26,41 @@ extension Outbox {
     journalOptions: JournalOptions = JournalOptions(),
     events: EventSink = .discard
   ) throws(StoreError) {
+    try self.init(
+      directory: directory, fileSystem: fileSystem, codec: codec, options: options,
+      journalOptions: journalOptions, events: events, executor: BlockingExecutor())
+  }
+
+  /// Opens the outbox as ``init(directory:fileSystem:codec:options:journalOptions:events:)``
+  /// does, reading the journal on the outbox's own thread: the calling task is suspended, and no
+  /// thread of the cooperative pool waits for the disk.
+  ///
+  /// - Throws: What the initializer throws.
+  public static func open(
+    directory: String,
+    fileSystem: any FileSystem,
+    codec: OutboxCodec<Item>,
+    options: OutboxOptions = OutboxOptions(),
+    journalOptions: JournalOptions = JournalOptions(),
+    events: EventSink = .discard
+  ) async throws(StoreError) -> Outbox {
+    let executor = BlockingExecutor()
+    return try await executor.run { () throws(StoreError) in
+      try Outbox(
+        directory: directory, fileSystem: fileSystem, codec: codec, options: options,
+        journalOptions: journalOptions, events: events, executor: executor)
+    }
+  }
+
+  private init(
+    directory: String, fileSystem: any FileSystem, codec: OutboxCodec<Item>,
+    options: OutboxOptions, journalOptions: JournalOptions, events: EventSink,
+    executor: BlockingExecutor
+  ) throws(StoreError) {
     let journal = try Journal.open(
       directory: directory, fileSystem: fileSystem, options: journalOptions, events: events)
     try self.init(
       log: JournalOutboxLog(journal: journal), codec: codec, fileSystem: fileSystem,
-      options: options, events: events)
+      options: options, events: events, executor: executor)
   }
 }

@@ -19,14 +19,32 @@
 ///   counted in ``unreadable``, and reported as `store.outbox_unreadable`.
 /// - Files an entry owns are removed when it retires; a failed removal is reported as
 ///   `store.outbox_maintenance_failed` and tried again later, never failing the acknowledgement.
+///
+/// ## Concurrency
+///
+/// Every method that writes waits for a sync of the journal. The outbox therefore runs on a
+/// ``BlockingExecutor`` of its own, a thread that is not one of Swift's cooperative pool: an
+/// `await outbox.enqueue(…)` suspends the caller while the outbox's thread syncs, and every other
+/// task in the process goes on. The delivery closure of ``deliverPending(batch:_:)`` is not
+/// isolated to the outbox and runs on the global executor. Opening replays the journal, which
+/// reads the disk: from async code use ``open(directory:fileSystem:codec:options:journalOptions:events:)``,
+/// which does that on the outbox's thread; the initializer blocks the thread that calls it.
 public actor Outbox<Item: Sendable> {
   let engine: OutboxEngine<Item>
   private var draining = false
+  /// The outbox's own thread: every isolated method runs there.
+  private let executor: BlockingExecutor
+
+  /// The outbox's ``BlockingExecutor``, so its blocking work never runs on the cooperative pool.
+  public nonisolated var unownedExecutor: UnownedSerialExecutor {
+    executor.asUnownedSerialExecutor()
+  }
 
   init(
     log: any OutboxLog, codec: OutboxCodec<Item>, fileSystem: any FileSystem,
-    options: OutboxOptions, events: EventSink
+    options: OutboxOptions, events: EventSink, executor: BlockingExecutor = BlockingExecutor()
   ) throws(StoreError) {
+    self.executor = executor
     engine = try OutboxEngine(
       log: log, codec: codec, fileSystem: fileSystem, options: options, events: events)
   }

@@ -26,6 +26,54 @@ extension Journal {
     }
   }
 
+  /// Appends one record of `count` bytes that `encode` writes in place, straight into the
+  /// active segment (its mapping, or the journal's reused buffer for a positional write): no
+  /// intermediate copy of the payload is made.
+  ///
+  /// `encode` runs while the journal's lock is held: it must fill exactly the `count` bytes it
+  /// is given, return quickly, and not call back into the journal. Otherwise this behaves as
+  /// ``append(_:durable:)``.
+  ///
+  /// ```swift
+  /// let message = "disk almost full"
+  /// try journal.append(count: message.utf8.count) { payload in
+  ///   payload.copyBytes(from: message.utf8)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - count: The payload's size in bytes, at most ``JournalOptions/maxRecordSize``.
+  ///   - durable: Return only once the record is durable, whatever the policy.
+  ///   - encode: Writes the payload into the buffer it is given.
+  /// - Returns: The record's sequence number.
+  /// - Throws: As ``append(_:durable:)``.
+  @discardableResult
+  public func append(
+    count: Int, durable: Bool = false, encodingWith encode: (UnsafeMutableRawBufferPointer) -> Void
+  ) throws(StoreError) -> UInt64 {
+    guard count >= 0 else {
+      throw StoreError(.invalidArgument, "record of \(count) bytes", path: directory)
+    }
+    try checkRecordSize(count)
+    let frameBytes = JournalFrame.recordSize(payloadCount: count)
+    return try append(records: 1, frameBytes: frameBytes, durable: durable) { frame, first in
+      JournalFrame.storeRecord(sequence: first, payloadCount: count, into: frame, encode: encode)
+    }.lowerBound
+  }
+
+  /// Appends one record of any collection of bytes (a `String`'s `utf8` view, a slice, `Data`),
+  /// copied straight into the active segment. Otherwise as ``append(_:durable:)``.
+  ///
+  /// - Throws: As ``append(_:durable:)``.
+  @discardableResult
+  public func append(contentsOf payload: some Collection<UInt8>, durable: Bool = false)
+    throws(StoreError) -> UInt64
+  {
+    try append(count: payload.count, durable: durable) { buffer in
+      buffer.copyBytes(from: payload)
+    }
+  }
+
   /// Appends records as one write (and, where the policy syncs, one sync).
   ///
   /// Either every record of the batch is written or none is: a failed write is rolled back.

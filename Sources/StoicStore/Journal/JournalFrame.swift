@@ -42,12 +42,24 @@ enum JournalFrame {
   static func storeRecord(
     sequence: UInt64, payload: UnsafeRawBufferPointer, into frame: UnsafeMutableRawBufferPointer
   ) {
-    let length = UInt32(8 + payload.count)
+    storeRecord(sequence: sequence, payloadCount: payload.count, into: frame) { body in
+      if let source = payload.baseAddress, let base = body.baseAddress {
+        base.copyMemory(from: source, byteCount: payload.count)
+      }
+    }
+  }
+
+  /// Stores a record frame of a `payloadCount`-byte payload that `encode` writes in place: it is
+  /// given exactly the payload's bytes of `frame` and must fill them all. The header and the CRC
+  /// are stored around them.
+  static func storeRecord(
+    sequence: UInt64, payloadCount: Int, into frame: UnsafeMutableRawBufferPointer,
+    encode: (UnsafeMutableRawBufferPointer) -> Void
+  ) {
+    let length = UInt32(8 + payloadCount)
     frame.storeBytes(of: length.littleEndian, toByteOffset: 0, as: UInt32.self)
     frame.storeBytes(of: sequence.littleEndian, toByteOffset: 8, as: UInt64.self)
-    if let source = payload.baseAddress, let base = frame.baseAddress {
-      (base + headerSize).copyMemory(from: source, byteCount: payload.count)
-    }
+    encode(UnsafeMutableRawBufferPointer(rebasing: frame[headerSize..<(headerSize + payloadCount)]))
     let stored = UnsafeRawBufferPointer(frame)
     let crc = CRC32C.checksum(
       UnsafeRawBufferPointer(rebasing: stored[8...]),

@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "StoicStore", targets: ["StoicStore"]),
     .library(name: "StoicTesting", targets: ["StoicTesting"]),
     .library(name: "StoicSettings", targets: ["StoicSettings"]),
+    .library(name: "StoicTelemetry", targets: ["StoicTelemetry"]),
     .library(name: "StoicLogging", targets: ["StoicLogging"]),
     .library(name: "StoicMetrics", targets: ["StoicMetrics"]),
     .executable(name: "stoic", targets: ["stoic"]),
@@ -56,9 +57,14 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .target(
+      name: "StoicTelemetry",
+      dependencies: ["StoicStore"],
+      swiftSettings: strictSettings
+    ),
+    .target(
       name: "StoicLogging",
       dependencies: [
-        "StoicStore",
+        "StoicTelemetry",
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
       ],
       path: "Integrations/StoicLogging",
@@ -67,7 +73,7 @@ let package = Package(
     .target(
       name: "StoicMetrics",
       dependencies: [
-        "StoicStore",
+        "StoicTelemetry",
         .product(
           name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["SwiftMetrics"])),
       ],
@@ -95,8 +101,13 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "StoicTelemetryTests",
+      dependencies: ["StoicTelemetry", "StoicStore", "StoicTesting"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
       name: "StoicEventCatalogTests",
-      dependencies: ["StoicStore", "StoicSettings"],
+      dependencies: ["StoicStore", "StoicSettings", "StoicTelemetry"],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import StoicSettings
 import StoicStore
+import StoicTelemetry
 import Testing
 
 /// Every layer's catalog, as an app that uses the whole stack would combine them.
@@ -9,6 +10,7 @@ enum Layers {
   static let catalogs: [(prefix: String, catalog: EventCatalog)] = [
     ("store.", StoreEvents.catalog),
     ("settings.", SettingsEvents.catalog),
+    ("spool.", SpoolEvents.catalog),
   ]
 
   /// The union of every layer's catalog.

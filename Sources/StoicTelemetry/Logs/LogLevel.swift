@@ -1,6 +1,5 @@
 /// The severity of a log record: swift-log's seven levels, in its order.
-public enum LogLevel: UInt8, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible
-{
+public enum LogLevel: UInt8, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
   /// Finest-grained tracing.
   case trace = 0
   /// Information for debugging.

@@ -17,7 +17,8 @@ public indirect enum LogMetadataValue: Sendable, Hashable, CustomStringConvertib
     case .string(let text), .stringConvertible(let text):
       text
     case .dictionary(let entries):
-      "[" + entries.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+      "["
+        + entries.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
         .joined(separator: ", ") + "]"
     case .array(let values):
       "[" + values.map(\.description).joined(separator: ", ") + "]"

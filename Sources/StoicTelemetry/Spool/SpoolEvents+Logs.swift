@@ -1,4 +1,4 @@
-import StoicStore
+public import StoicStore
 
 extension SpoolEvents {
   /// Records were dropped and counted: by the quota or the age limit, after a disk error, or

@@ -38,7 +38,7 @@ struct PosixFileSystemErrorTests {
         code: .notFound, errno: .noSuchFile, syscall: "open", path: deeper)
       expectSystemError(
         try #require(throws: StoreError.self) { try fs.open(directory, .readWrite) },
-        code: .other, errno: .isDirectory, syscall: "open", path: directory)
+        code: .invalidArgument, errno: .isDirectory, syscall: "open", path: directory)
       let file = Path.join(directory, "file")
       try fs.close(try fs.open(file, .createExclusive))
       expectSystemError(
@@ -99,7 +99,7 @@ struct PosixFileSystemErrorTests {
     for (syscall, call) in calls {
       let error = try #require(throws: StoreError.self) { try call() }
       expectSystemError(
-        error, code: .other, errno: .badFileDescriptor, syscall: syscall, path: handle.path)
+        error, code: .closed, errno: .badFileDescriptor, syscall: syscall, path: handle.path)
     }
   }
 

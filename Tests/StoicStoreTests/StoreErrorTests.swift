@@ -37,11 +37,63 @@ struct StoreErrorTests {
   @Test("each errno maps to its code and retry decision, as the seed's table says")
   func errnoTableMatchesSeed() {
     for (name, value, code, decision) in Self.errnoTable {
-      let error = StoreError.system("pwrite", Errno(rawValue: value), path: "/data/file")
-      #expect(error.code == code, "\(name)")
-      #expect(error.retryDecision == decision, "\(name)")
       #expect(StoreError.Code(errno: Errno(rawValue: value)) == code, "\(name)")
+      #expect(code.retryDecision == decision, "\(name)")
+      // A call that gives the errno no meaning of its own classifies it as the table does.
+      let error = StoreError.system("statvfs", Errno(rawValue: value), path: "/data")
+      if value != EBADF {
+        #expect(error.code == code, "\(name)")
+        #expect(error.retryDecision == decision, "\(name)")
+      }
     }
+  }
+
+  /// Errnos whose meaning depends on the call, as swift-nio's table of system calls has them.
+  static let perCall: [(String, Int32, StoreError.Code)] = [
+    ("fdatasync", EBADF, .closed), ("pwrite", EBADF, .closed), ("close", EBADF, .closed),
+    ("flock", EWOULDBLOCK, .locked), ("mmap", ENODEV, .unsupported),
+    ("mmap", EINVAL, .unsupported), ("fdatasync", EINVAL, .unsupported),
+    ("rename", EXDEV, .unsupported), ("rename", ENOTEMPTY, .alreadyExists),
+    ("open", EISDIR, .invalidArgument), ("ftruncate", EFBIG, .invalidArgument),
+    ("open", ENAMETOOLONG, .invalidArgument), ("pwrite", EXDEV, .other),
+    ("fdatasync", EIO, .io), ("pwrite", ENOSPC, .diskFull),
+  ]
+
+  @Test("the same errno from different calls: the call's meaning wins")
+  func perCallMeaning() {
+    for (call, value, code) in Self.perCall {
+      let error = StoreError.system(call, Errno(rawValue: value), path: "/data/file")
+      #expect(error.code == code, "\(call) \(value)")
+      #expect(error.syscall == call)
+      #expect(error.message.contains("'/data/file'"))
+    }
+  }
+
+  @Test("messages say what was done, what happened and what to do")
+  func messagesAdvise() {
+    let full = StoreError.system("pwrite", .noSpace, path: "/spool/a.log")
+    #expect(full.message.hasPrefix("Could not write to '/spool/a.log': no space is left"))
+    #expect(full.message.contains("Free space on this volume"))
+    let sync = StoreError.system("fdatasync", .ioError, path: "/spool/a.log")
+    #expect(sync.message.contains("writes since the last sync may be lost"))
+    #expect(sync.message.contains("reopen the store"))
+    let closed = StoreError.system("fdatasync", .badFileDescriptor, path: "/spool/a.log")
+    #expect(closed.message.contains("the handle was already closed"))
+    let denied = StoreError.system("open", .permissionDenied, path: "/etc/x")
+    #expect(denied.message.contains("Check the owner and mode"))
+  }
+
+  @Test("detailedDescription renders the chain of causes, outermost first")
+  func detailedDescription() {
+    let io = StoreError.system("fdatasync", .ioError, path: "/spool/journal-1.log")
+    let poisoned = StoreError(.poisoned, "a sync failed; reopen", path: "/spool", cause: io)
+    let outer = StoreError(.io, "the spool could not flush", cause: poisoned)
+    let lines = outer.detailedDescription.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3)
+    #expect(lines[0].hasPrefix("StoreError.io: the spool could not flush"))
+    #expect(lines[1].hasPrefix("  ← StoreError.poisoned: a sync failed"))
+    #expect(lines[2].hasPrefix("  ← StoreError.io: Could not make durable (sync)"))
+    #expect(!lines[0].contains("cause:"))
   }
 
   @Test("codes without an errno: corrupt and poisoned stop, locked retries")
@@ -50,6 +102,7 @@ struct StoreErrorTests {
       (.corrupt, .stop), (.poisoned, .stop), (.closed, .stop), (.invalidArgument, .stop),
       (.unsupported, .stop), (.other, .stop), (.diskFull, .stop), (.io, .stop),
       (.locked, .retry), (.interrupted, .retry), (.temporarilyUnavailable, .retry),
+      (.internalInconsistency, .stop),
     ]
     for (code, decision) in table {
       #expect(code.retryDecision == decision, "\(code)")
@@ -102,7 +155,8 @@ struct StoreErrorTests {
     #expect(Errno.noSpace.description.hasPrefix("ENOSPC ("))
     #expect(Errno.ioError.description.hasPrefix("EIO ("))
     #expect(Errno(rawValue: EWOULDBLOCK) == .resourceTemporarilyUnavailable)
-    #expect(Errno(rawValue: EXDEV).description.hasPrefix("errno \(EXDEV) ("))
+    #expect(Errno(rawValue: EXDEV).description.hasPrefix("EXDEV ("))
+    #expect(Errno(rawValue: EHOSTDOWN).description.hasPrefix("errno \(EHOSTDOWN) ("))
     #expect(Errno(rawValue: 9_999).description.hasPrefix("errno 9999 ("))
   }
 }

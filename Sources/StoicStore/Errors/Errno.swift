@@ -56,6 +56,22 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
   public static let notDirectory = Errno(rawValue: ENOTDIR)
   /// `EBADF`: the file descriptor is not open.
   public static let badFileDescriptor = Errno(rawValue: EBADF)
+  /// `ENODEV`: the file system cannot do this (for example map a file).
+  public static let noDevice = Errno(rawValue: ENODEV)
+  /// `ENAMETOOLONG`: the path or one of its names is too long.
+  public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
+  /// `ELOOP`: too many symbolic links on the path.
+  public static let tooManySymbolicLinks = Errno(rawValue: ELOOP)
+  /// `EXDEV`: a rename across file systems.
+  public static let crossDevice = Errno(rawValue: EXDEV)
+  /// `ENOTEMPTY`: the directory is not empty.
+  public static let directoryNotEmpty = Errno(rawValue: ENOTEMPTY)
+  /// `EFBIG`: the file would grow beyond what the file system allows.
+  public static let fileTooLarge = Errno(rawValue: EFBIG)
+  /// `EOVERFLOW`: a size or offset does not fit the call's types.
+  public static let overflow = Errno(rawValue: EOVERFLOW)
+  /// `ETXTBSY`: the file is being executed or is otherwise busy.
+  public static let textFileBusy = Errno(rawValue: ETXTBSY)
 
   /// The symbolic name (`ENOSPC`) where it is one the store knows, and the message from
   /// `strerror`.
@@ -69,6 +85,8 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     ENOSPC: "ENOSPC", EROFS: "EROFS", EDQUOT: "EDQUOT", EACCES: "EACCES", EPERM: "EPERM",
     ENOENT: "ENOENT", EEXIST: "EEXIST", EINVAL: "EINVAL", EIO: "EIO", EINTR: "EINTR",
     EAGAIN: "EAGAIN", EBUSY: "EBUSY", EMFILE: "EMFILE", ENFILE: "ENFILE", ENOMEM: "ENOMEM",
-    ENOTSUP: "ENOTSUP", EISDIR: "EISDIR", ENOTDIR: "ENOTDIR", EBADF: "EBADF",
+    ENOTSUP: "ENOTSUP", EISDIR: "EISDIR", ENOTDIR: "ENOTDIR", EBADF: "EBADF", ENODEV: "ENODEV",
+    ENAMETOOLONG: "ENAMETOOLONG", ELOOP: "ELOOP", EXDEV: "EXDEV", ENOTEMPTY: "ENOTEMPTY",
+    EFBIG: "EFBIG", EOVERFLOW: "EOVERFLOW", ETXTBSY: "ETXTBSY",
   ]
 }

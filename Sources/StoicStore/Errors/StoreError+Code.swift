@@ -38,6 +38,9 @@ extension StoreError {
     public static let invalidArgument = Code("invalidArgument")
     /// The operation is not supported here.
     public static let unsupported = Code("unsupported")
+    /// A broken internal invariant of Stoic: a defect, never the caller's input or the disk's
+    /// state. ``StoreError/detailedDescription`` says where; please report it.
+    public static let internalInconsistency = Code("internalInconsistency")
     /// Any other system error; ``StoreError/errno`` says which.
     public static let other = Code("other")
 

@@ -44,6 +44,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
   ///   - syscall: The failing system call, if any.
   ///   - errno: The error number it returned, if any.
   ///   - cause: The wrapped error, if any.
+  ///   - file: Where the error is raised (`#fileID`).
+  ///   - line: The line where it is raised.
   public init(
     _ code: Code,
     _ message: String,
@@ -63,25 +65,6 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     self.location = SourceLocation(file: file, line: line)
   }
 
-  /// Creates the error for a failed system call, choosing the ``Code`` from the errno.
-  ///
-  /// - Parameters:
-  ///   - syscall: The call that failed.
-  ///   - errno: What it returned.
-  ///   - path: The path it was called on, if any.
-  public static func system(
-    _ syscall: String,
-    _ errno: Errno,
-    path: String?,
-    file: String = #fileID,
-    line: Int = #line
-  ) -> StoreError {
-    let target = path.map { " on \($0)" } ?? ""
-    return StoreError(
-      Code(errno: errno), "\(syscall)\(target) failed: \(errno)", path: path, syscall: syscall,
-      errno: errno, file: file, line: line)
-  }
-
   /// Whether the same call could succeed if tried again unchanged.
   ///
   /// - `stop`: `ENOSPC`, `EROFS`, `EDQUOT`, `EACCES`, `EPERM`, `ENOENT`, `EEXIST`, `EINVAL`,
@@ -95,18 +78,46 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
   /// needs a reopen.
   public var retryDecision: RetryDecision { code.retryDecision }
 
+  /// The error and every error it wraps, one per line, outermost first, each with its code,
+  /// message, call, errno and location:
+  ///
+  /// ```
+  /// StoreError.poisoned: a sync of the journal failed (io); … [StoicStore/Journal+Sync.swift:147]
+  ///   ← StoreError.io: Could not make durable (sync) '/spool/journal-….log': the device … [StoicStore/PosixFileSystem+Sync.swift:27]
+  /// ```
+  public var detailedDescription: String {
+    var lines = [description(includingCause: false)]
+    var next = cause
+    var depth = 0
+    while let current = next, depth < 32 {
+      depth += 1
+      if let wrapped = current as? StoreError {
+        lines.append("  ← " + wrapped.description(includingCause: false))
+        next = wrapped.cause
+      } else {
+        lines.append("  ← \(current)")
+        next = nil
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
   /// The code, message, path, call and errno, and the wrapped cause.
   ///
   /// The path, call and errno are added after the message unless it already names them (as
   /// the one ``system(_:_:path:file:line:)`` writes does).
   public var description: String {
+    description(includingCause: true)
+  }
+
+  private func description(includingCause: Bool) -> String {
     var text = "StoreError.\(code): \(message)"
     var details: [String] = []
     if let path, !message.contains(path) { details.append("path: \(path)") }
     if let syscall, !message.contains(syscall) { details.append("syscall: \(syscall)") }
     if let errno, !message.contains(errno.description) { details.append("errno: \(errno)") }
     if !details.isEmpty { text += " (" + details.joined(separator: ", ") + ")" }
-    if let cause { text += " (cause: \(cause))" }
+    if includingCause, let cause { text += " (cause: \(cause))" }
     text += " [\(location)]"
     return text
   }

@@ -139,7 +139,8 @@ extension Journal {
       }
     }
     guard let written else {
-      throw StoreError(.other, "journal append could not roll its segment", path: directory)
+      throw StoreError(
+        .internalInconsistency, "journal append could not roll its segment", path: directory)
     }
     if written.sequences.isEmpty { return written.sequences }
     if written.rolled, options.backgroundMaintenance { scheduleSeal() }

@@ -54,7 +54,8 @@ extension Journal {
   func sealPendingLocked(core: inout JournalCore) throws(StoreError) {
     guard let job = core.sealing else { return }
     guard !job.claimed else {
-      throw StoreError(.other, "a segment seal is in progress on another thread", path: directory)
+      throw StoreError(
+        .internalInconsistency, "a segment seal is in progress on another thread", path: directory)
     }
     do {
       try performSeal(job)

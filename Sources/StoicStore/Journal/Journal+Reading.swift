@@ -104,6 +104,52 @@ extension Journal {
     state.withLock { $0.lastReadPeakBytes = peak }
   }
 
+  /// Like ``forEachRecord(from:_:)``, for a `body` that throws errors of its own type (a JSON
+  /// decoder's, an app's): the first error `body` throws stops the read and is rethrown as it
+  /// was thrown.
+  ///
+  /// ```swift
+  /// try journal.forEachRecord { record in
+  ///   events.append(try JSONDecoder().decode(Event.self, from: Data(record.payload)))
+  /// }
+  /// ```
+  ///
+  /// - Throws: What `body` threw, unchanged; otherwise a ``StoreError`` as
+  ///   ``forEachRecord(from:_:)`` throws it.
+  public func forEachRecord<Failure: Error>(
+    from sequence: UInt64 = 0,
+    _ body: (JournalRecord) throws(Failure) -> Void
+  ) throws {
+    try forEachRecordBorrowing(from: sequence) { (recordSequence, payload) throws(Failure) in
+      try body(JournalRecord(sequence: recordSequence, payload: Array(payload)))
+    }
+  }
+
+  /// Like ``forEachRecordBorrowing(from:_:)``, for a `body` that throws errors of its own type:
+  /// the first error `body` throws stops the read and is rethrown as it was thrown.
+  ///
+  /// - Throws: What `body` threw, unchanged; otherwise a ``StoreError`` as
+  ///   ``forEachRecord(from:_:)`` throws it.
+  public func forEachRecordBorrowing<Failure: Error>(
+    from sequence: UInt64 = 0,
+    _ body: (UInt64, UnsafeRawBufferPointer) throws(Failure) -> Void
+  ) throws {
+    var thrown: Failure?
+    do throws(StoreError) {
+      try forEachRecordBorrowing(from: sequence) { (recordSequence, payload) throws(StoreError) in
+        do throws(Failure) {
+          try body(recordSequence, payload)
+        } catch {
+          thrown = error
+          throw StoreError(.other, "the reader's body stopped the read", path: directory)
+        }
+      }
+    } catch {
+      if let thrown { throw thrown }
+      throw error
+    }
+  }
+
   /// Every record after the low-water mark from `sequence` on, collected in memory. For small
   /// journals and tests; use ``forEachRecord(from:_:)`` to stay in bounded memory.
   /// - Throws: As ``forEachRecord(from:_:)``.

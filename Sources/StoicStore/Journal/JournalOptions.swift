@@ -1,6 +1,10 @@
 /// How a ``Journal`` is opened and runs.
 public struct JournalOptions: Sendable {
-  /// When appends become durable. Default ``SyncPolicy/always``.
+  /// When appends become durable. Default ``SyncPolicy/always``: nothing an append acknowledged
+  /// is lost to a power cut, at the price of one device flush per append (concurrent appenders
+  /// share flushes). ``SyncPolicy`` compares the policies; a single writer that may lose a
+  /// bounded window of records runs far faster with ``SyncPolicy/everyRecords(_:)`` or
+  /// ``SyncPolicy/interval(_:)`` (BENCHMARKS.md has the figures).
   public var syncPolicy: SyncPolicy
   /// The largest payload one record may carry, in bytes. Larger appends throw
   /// ``StoreError/Code/invalidArgument``; a stored frame claiming more is invalid, so do not

@@ -14,7 +14,8 @@ public enum SyncPolicy: Sendable, Hashable {
   /// most `maxDelay`) for them to come back with their next records; otherwise it waits while
   /// another appender has written and not yet started waiting, up to `maxDelay`. It stops
   /// gathering once `maxRecords` records are waiting.
-  /// A lone appender never waits. After its sync the leader hands over: one of the appenders
+  /// A lone appender never waits, and so gains nothing over ``always``: with one thread there is
+  /// only ever one record outstanding, and each append pays its own flush. After its sync the leader hands over: one of the appenders
   /// still waiting leads the next sync, so the leader's own thread can append again and join
   /// it. With `maxDelay` zero nobody gathers, and a leader syncs again (up to four times) for
   /// those still waiting.

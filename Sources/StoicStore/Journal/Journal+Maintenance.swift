@@ -26,7 +26,7 @@ extension Journal {
 
   /// Compresses the oldest sealed `.log` segment, holding the maintenance lock only for that
   /// one (so ``close()`` waits for at most one segment). Returns whether there was one.
-  private func compressOneSealedSegment() throws(StoreError) -> Bool {
+  func compressOneSealedSegment() throws(StoreError) -> Bool {
     try withMaintenancePaused { () throws(StoreError) -> Bool in
       let job = try state.withLock {
         (core) throws(StoreError) -> (segment: JournalCore.Sealed, previous: UInt64)? in
@@ -49,8 +49,14 @@ extension Journal {
     }
   }
 
-  /// Runs ``compressSealedSegments()`` on a background queue unless a run is already
-  /// scheduled. A failure leaves the `.log` in place (as good as compressed) for a later run.
+  /// Compresses the sealed `.log` segments on a background queue, one segment per job, unless a
+  /// run is already scheduled. A failure leaves the `.log` in place (as good as compressed) for
+  /// a later run.
+  ///
+  /// Each job holds the journal only while it compresses its one segment and schedules the next
+  /// with a weak reference: once an app drops its last reference to the journal (without
+  /// ``close()``), at most the segment in progress is finished, and nothing touches the
+  /// directory after that.
   func scheduleMaintenance() {
     let schedule = state.withLock { core -> Bool in
       guard !core.maintenanceScheduled, !core.closed else { return false }
@@ -61,7 +67,12 @@ extension Journal {
     DispatchQueue.global(qos: .utility).async { [weak self] in
       guard let self else { return }
       self.state.withLock { $0.maintenanceScheduled = false }
-      try? self.compressSealedSegments()
+      do {
+        try self.finishPendingSeal()
+        if try self.compressOneSealedSegment() { self.scheduleMaintenance() }
+      } catch {
+        return
+      }
     }
   }
 

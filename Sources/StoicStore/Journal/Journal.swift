@@ -97,6 +97,14 @@ import Dispatch
 /// 7. If no segment exists, create one and sync the directory. The active segment is synced,
 ///    so everything recovered is durable, unless its last frame is a marker that already
 ///    claims every byte and record before it (a closed journal reopens without a write).
+///
+/// ## Lifetime
+///
+/// ``close()`` makes everything durable and closes the files. A journal whose last reference
+/// is dropped without a close closes its files and stops its background work: a seal or a
+/// compression in progress finishes its one segment (each step of either is crash-safe), and
+/// nothing touches the directory after that. What was appended is in the kernel either way; a
+/// record that was not yet durable is as durable as the sync policy had made it.
 public final class Journal: Sendable {
   /// The journal's directory.
   public let directory: String

@@ -80,6 +80,11 @@ let package = Package(
       path: "Integrations/StoicMetrics",
       swiftSettings: strictSettings
     ),
+    .target(
+      name: "StoicCLI",
+      dependencies: ["StoicStore", "StoicSettings", "StoicTelemetry"],
+      swiftSettings: strictSettings
+    ),
     .executableTarget(
       name: "stoic",
       dependencies: ["StoicStore"],
@@ -112,7 +117,9 @@ let package = Package(
     ),
     .testTarget(
       name: "StoicCLITests",
-      dependencies: ["stoic", "StoicStore"],
+      dependencies: [
+        "stoic", "StoicCLI", "StoicStore", "StoicSettings", "StoicTelemetry", "StoicTesting",
+      ],
       swiftSettings: strictSettings
     ),
   ]

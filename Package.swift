@@ -87,7 +87,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "stoic",
-      dependencies: ["StoicStore"],
+      dependencies: ["StoicCLI"],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -80,9 +80,14 @@ let package = Package(
       path: "Integrations/StoicMetrics",
       swiftSettings: strictSettings
     ),
+    .target(
+      name: "StoicCLI",
+      dependencies: ["StoicStore", "StoicSettings", "StoicTelemetry"],
+      swiftSettings: strictSettings
+    ),
     .executableTarget(
       name: "stoic",
-      dependencies: ["StoicStore"],
+      dependencies: ["StoicCLI"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -112,7 +117,9 @@ let package = Package(
     ),
     .testTarget(
       name: "StoicCLITests",
-      dependencies: ["stoic", "StoicStore"],
+      dependencies: [
+        "stoic", "StoicCLI", "StoicStore", "StoicSettings", "StoicTelemetry", "StoicTesting",
+      ],
       swiftSettings: strictSettings
     ),
   ]

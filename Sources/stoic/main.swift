@@ -1,16 +1,12 @@
+import StoicCLI
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
 
-/// `stoic`: the command-line tool over Stoic's storage.
-let arguments = Array(CommandLine.arguments.dropFirst())
-do {
-  let command = try CommandLineParser.parse(arguments)
-  exit(command.run())
-} catch let error as UsageError {
-  Console.error("stoic: \(error.message)")
-  Console.error("Run 'stoic help' for usage.")
-  exit(64)  // EX_USAGE
-}
+/// `stoic`: the command-line tool over Stoic's stores; everything it does is in `StoicCLI`.
+let status = await StoicCommandLine.main(
+  Array(CommandLine.arguments.dropFirst()), environment: Terminal.environment())
+exit(status)

@@ -1,14 +1,15 @@
-/// The names of a journal's files inside its directory.
-enum JournalFileNames {
+/// The names of a journal's files inside its directory (package-visible: the `stoic` tool
+/// recognises a journal's files by them).
+package enum JournalFileNames {
   /// The advisory lock file.
-  static let lock = "journal.lock"
+  package static let lock = "journal.lock"
   /// The checkpoint (low-water mark and snapshot).
-  static let checkpoint = "journal.checkpoint"
+  package static let checkpoint = "journal.checkpoint"
   /// Suffix of every temporary file; stale ones are removed at open.
-  static let temporarySuffix = ".tmp"
+  package static let temporarySuffix = ".tmp"
 
   /// How a segment's records are stored.
-  enum SegmentKind: Sendable, Hashable {
+  package enum SegmentKind: Sendable, Hashable {
     /// Plain frames, appendable (`.log`).
     case log
     /// zstd-compressed blocks, sealed (`.zst`).
@@ -16,14 +17,14 @@ enum JournalFileNames {
   }
 
   /// `journal-<first, 16 hex digits>.log` or `.zst`.
-  static func segment(first: UInt64, kind: SegmentKind) -> String {
+  package static func segment(first: UInt64, kind: SegmentKind) -> String {
     let hex = String(first, radix: 16)
     let padded = String(repeating: "0", count: max(0, 16 - hex.count)) + hex
     return "journal-\(padded)" + (kind == .log ? ".log" : ".zst")
   }
 
   /// Parses a segment name, or `nil` for any other file.
-  static func parseSegment(_ name: String) -> (first: UInt64, kind: SegmentKind)? {
+  package static func parseSegment(_ name: String) -> (first: UInt64, kind: SegmentKind)? {
     guard name.hasPrefix("journal-"), name.utf8.count == 8 + 16 + 4 else { return nil }
     let kind: SegmentKind
     if name.hasSuffix(".log") {

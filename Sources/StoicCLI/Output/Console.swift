@@ -1,0 +1,82 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where a command writes: results to standard output (buffered, flushed before anything goes
+/// to standard error and at the end), problems and the progress line to standard error.
+public final class Console: Sendable {
+  /// Where the output goes.
+  public let terminal: Terminal
+  /// Paint for standard output.
+  public let style: Style
+  /// Paint for standard error.
+  public let errorStyle: Style
+  /// The progress line of long work (shown only on a terminal).
+  public let progress: ProgressLine
+  private let buffer = Mutex<[UInt8]>([])
+
+  /// A console for `terminal`.
+  public init(terminal: Terminal) {
+    self.terminal = terminal
+    style = Style(enabled: terminal.colourOnOutput)
+    errorStyle = Style(enabled: terminal.colourOnError)
+    progress = ProgressLine(enabled: terminal.showsProgress)
+  }
+
+  /// Writes one line of results.
+  public func line(_ text: String = "") {
+    let full = buffer.withLock { bytes -> Bool in
+      bytes.append(contentsOf: text.utf8)
+      bytes.append(UInt8(ascii: "\n"))
+      return bytes.count >= 64 << 10
+    }
+    if full { flush() }
+  }
+
+  /// Writes several lines of results.
+  public func lines(_ texts: [String]) {
+    for text in texts { line(text) }
+  }
+
+  /// Writes a line to standard error, after the results written so far, clearing the progress
+  /// line first.
+  public func error(_ text: String) {
+    flush()
+    progress.clear()
+    Self.writeAll(STDERR_FILENO, Array((text + "\n").utf8))
+  }
+
+  /// Writes the buffered results to standard output.
+  public func flush() {
+    let pending = buffer.withLock { bytes -> [UInt8] in
+      defer { bytes.removeAll(keepingCapacity: true) }
+      return bytes
+    }
+    guard !pending.isEmpty else { return }
+    progress.clear()
+    Self.writeAll(STDOUT_FILENO, pending)
+  }
+
+  /// Writes every byte, restarting after `EINTR` and short writes; stops quietly on any other
+  /// error (a closed pipe).
+  static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { raw in
+      guard let base = raw.baseAddress else { return }
+      var offset = 0
+      while offset < raw.count {
+        let written = write(descriptor, base + offset, raw.count - offset)
+        if written > 0 {
+          offset += written
+        } else if written < 0 && errno == EINTR {
+          continue
+        } else {
+          return
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/// A JSON document built in the order its keys are given, and written without Foundation:
+/// the `--json` output of every command.
+public indirect enum JSONValue: Sendable {
+  /// `null`.
+  case null
+  /// `true` or `false`.
+  case bool(Bool)
+  /// A whole number.
+  case int(Int64)
+  /// A whole number up to 2^64 - 1 (sequences, sizes).
+  case unsigned(UInt64)
+  /// A string.
+  case string(String)
+  /// An array.
+  case array([JSONValue])
+  /// An object whose keys keep the order given.
+  case object([(String, JSONValue)])
+
+  /// `value` as a string, or `null` when it is `nil`.
+  public static func optional(_ value: String?) -> JSONValue {
+    value.map(JSONValue.string) ?? .null
+  }
+
+  /// `value` as a number, or `null` when it is `nil`.
+  public static func optional(_ value: UInt64?) -> JSONValue {
+    value.map(JSONValue.unsigned) ?? .null
+  }
+
+  /// The document as text: two-space indentation, one key or element per line.
+  public func rendered() -> String {
+    var output = ""
+    write(to: &output, indent: 0)
+    return output
+  }
+
+  private func write(to output: inout String, indent: Int) {
+    let inner = String(repeating: "  ", count: indent + 1)
+    let closing = String(repeating: "  ", count: indent)
+    switch self {
+    case .null: output += "null"
+    case .bool(let value): output += value ? "true" : "false"
+    case .int(let value): output += String(value)
+    case .unsigned(let value): output += String(value)
+    case .string(let value): Self.quote(value, into: &output)
+    case .array(let elements):
+      guard !elements.isEmpty else {
+        output += "[]"
+        return
+      }
+      output += "[\n"
+      for (index, element) in elements.enumerated() {
+        output += inner
+        element.write(to: &output, indent: indent + 1)
+        output += index + 1 < elements.count ? ",\n" : "\n"
+      }
+      output += closing + "]"
+    case .object(let members):
+      guard !members.isEmpty else {
+        output += "{}"
+        return
+      }
+      output += "{\n"
+      for (index, (key, value)) in members.enumerated() {
+        output += inner
+        Self.quote(key, into: &output)
+        output += ": "
+        value.write(to: &output, indent: indent + 1)
+        output += index + 1 < members.count ? ",\n" : "\n"
+      }
+      output += closing + "}"
+    }
+  }
+
+  /// Writes `text` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\t`,
+  /// … or `\u00XX`.
+  static func quote(_ text: String, into output: inout String) {
+    output += "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": output += "\\\""
+      case "\\": output += "\\\\"
+      case "\n": output += "\\n"
+      case "\r": output += "\\r"
+      case "\t": output += "\\t"
+      case let control where control.value < 0x20:
+        let hex = String(control.value, radix: 16)
+        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: output.unicodeScalars.append(scalar)
+      }
+    }
+    output += "\""
+  }
+}

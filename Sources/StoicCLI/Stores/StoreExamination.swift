@@ -1,0 +1,126 @@
+import StoicStore
+
+/// Everything `verify` and `inspect` learn about one store, found through the library's own
+/// open and reads over an ``OverlayFileSystem`` (nothing on the disk changes, no lock is
+/// taken), plus who holds the store's lock.
+struct StoreExamination {
+  /// Where the store is and what it turned out to be.
+  var location: StoreLocation
+  /// The journal (of a journal or an outbox store).
+  var journal: JournalExamination?
+  /// The outbox's entries (of an outbox store whose journal could be read).
+  var outbox: OutboxExamination?
+  /// The atomic file's generations.
+  var atomicFile: AtomicFileExamination?
+  /// Who holds the lock (journals and outboxes).
+  var lock: LockHolder?
+
+  /// How many times a store held by a live writer is read before damage found in it is
+  /// believed.
+  static let liveRetries = 4
+
+  /// Examines the store at `location`, on the main actor: the reads block its thread, never
+  /// one of the cooperative pool's.
+  ///
+  /// - Parameters:
+  ///   - maxRecordSize: The journal's largest record (see ``JournalOptions/maxRecordSize``).
+  ///   - permissions: Also report files the group or others can read.
+  ///   - progress: The progress line for long reads.
+  @MainActor
+  static func run(
+    _ location: StoreLocation, maxRecordSize: Int, permissions: Bool, progress: ProgressLine
+  ) async -> StoreExamination {
+    var examination = StoreExamination(location: location)
+    switch location.kind {
+    case .atomicFile:
+      var file = AtomicFileExamination.run(path: location.path)
+      if permissions {
+        let exposed = file.generations.map(\.file) + file.files
+        file.findings += StoreFile.findings(exposed, directory: nil, permissions: true).filter {
+          $0.kind == .permissions
+        }
+      }
+      examination.atomicFile = file
+    case .journal, .outbox:
+      examination.lock = LockHolder.probe(
+        lockFile: Path.join(location.path, JournalFileNames.lock))
+      var journal = JournalExamination.run(
+        directory: location.path, maxRecordSize: maxRecordSize, progress: progress)
+      // A live writer appends, rolls and compresses while the files are read: a frame half
+      // written when its window was read and a marker after it written by the time the next
+      // window was, or a segment compressed and removed between the listing and its open.
+      // What a moment's writing explains is gone on a second look; damage stays.
+      var looks = 1
+      while examination.lock?.isHeld == true, journal.damaged || journal.failure != nil,
+        looks < liveRetries
+      {
+        looks += 1
+        try? await Task.sleep(for: .milliseconds(50))
+        journal = JournalExamination.run(
+          directory: location.path, maxRecordSize: maxRecordSize, progress: progress)
+      }
+      if let holder = examination.lock, holder.isHeld {
+        journal.findings.append(
+          Finding(
+            .note, .recovery,
+            "\(holder.description): read as it was while that process writes (a torn tail "
+              + "there is an append in progress)"))
+      }
+      if permissions, let status = journal.directoryStatus {
+        journal.findings += StoreFile.findings(
+          journal.files, directory: (location.path, status), permissions: true
+        ).filter { $0.kind == .permissions }
+      }
+      if !location.forced, journal.looksLikeOutbox { examination.location.kind = .outbox }
+      if examination.location.kind == .outbox, !journal.damaged, journal.failure == nil {
+        examination.outbox = await OutboxExamination.run(
+          directory: location.path, maxRecordSize: maxRecordSize)
+      }
+      examination.journal = journal
+    }
+    return examination
+  }
+
+  /// Every finding, damage first (in the order found within a severity).
+  var findings: [Finding] {
+    let all =
+      (journal?.findings ?? []) + (outbox?.findings ?? []) + (atomicFile?.findings ?? [])
+    return all.enumerated().sorted {
+      ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset)
+    }
+    .map(\.element)
+  }
+
+  /// Whether anything the library would refuse was found.
+  var damaged: Bool { findings.contains { $0.severity == .damage } }
+
+  /// The error that kept the store from being read, if any.
+  var failure: StoreError? {
+    journal?.failure ?? outbox?.failure ?? atomicFile?.failure
+  }
+
+  /// The status `verify` exits with: 1 for damage, else 2 when reading failed, else 0.
+  var verifyStatus: ExitStatus {
+    if damaged { return .damage }
+    if failure != nil { return .unreadable }
+    return .success
+  }
+
+  /// `clean`, `damaged` or `unreadable`.
+  var verdict: String {
+    switch verifyStatus {
+    case .damage: "damaged"
+    case .unreadable: "unreadable"
+    default: "clean"
+    }
+  }
+
+  /// `path` shown relative to the store's directory (a file of the store by its name).
+  func shortName(_ path: String?) -> String {
+    guard let path else { return location.path }
+    let base = location.kind.isDirectory ? location.path : Path.directory(of: location.path)
+    if path == location.path { return Path.name(of: path) }
+    if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
+    return path
+  }
+}

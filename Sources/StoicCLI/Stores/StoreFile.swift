@@ -1,0 +1,112 @@
+import StoicStore
+
+/// One file in a store's directory, as it is on the real disk, and what it is to the store.
+public struct StoreFile: Sendable, Hashable {
+  /// What the file is to the store.
+  public enum Role: String, Sendable, Hashable {
+    /// A journal segment (`journal-<first>.log` or `.zst`).
+    case segment
+    /// The journal's lock file.
+    case lock
+    /// The journal's checkpoint (low-water mark and snapshot).
+    case checkpoint
+    /// The current generation of an atomic file.
+    case current
+    /// The previous generation of an atomic file.
+    case previous
+    /// Bytes set aside by an earlier recovery (`*.corrupt-*`).
+    case quarantined
+    /// A stale temporary (`*.tmp`).
+    case temporary
+    /// Not one of the store's files.
+    case other
+  }
+
+  /// The file's name in its directory.
+  public var name: String
+  /// Its full path.
+  public var path: String
+  /// What `stat` says about it.
+  public var status: FileStatus
+  /// What it is to the store.
+  public var role: Role
+
+  /// The role of `name` in a journal's directory.
+  static func journalRole(of name: String) -> Role {
+    if JournalFileNames.parseSegment(name) != nil { return .segment }
+    if name == JournalFileNames.lock { return .lock }
+    if name == JournalFileNames.checkpoint { return .checkpoint }
+    if name.contains(".corrupt-") { return .quarantined }
+    if name.hasSuffix(JournalFileNames.temporarySuffix) { return .temporary }
+    return .other
+  }
+
+  /// The files of `directory` on the real disk, with their roles, sorted by name; files that
+  /// vanish while they are listed are skipped.
+  ///
+  /// - Throws: ``StoreError`` from `opendir` or `stat`.
+  static func list(_ directory: String, role: (String) -> Role) throws(StoreError) -> [StoreFile] {
+    var files: [StoreFile] = []
+    for name in try PosixFileSystem().list(directory) {
+      let path = Path.join(directory, name)
+      guard let status = try FileStatus.of(path) else { continue }
+      files.append(StoreFile(name: name, path: path, status: status, role: role(name)))
+    }
+    return files
+  }
+
+  /// The notes and warnings every store's files give rise to: quarantined files, stale
+  /// temporaries, files that are not the store's, and (with `permissions`) files and
+  /// directories the group or others can read.
+  static func findings(
+    _ files: [StoreFile], directory: (path: String, status: FileStatus)?, permissions: Bool
+  ) -> [Finding] {
+    var findings: [Finding] = []
+    for file in files {
+      switch file.role {
+      case .quarantined:
+        findings.append(
+          Finding(
+            .note, .quarantined, file: file.path, length: file.status.size,
+            "quarantined by an earlier recovery (\(ByteCount.describe(file.status.size))): kept "
+              + "for inspection, never deleted by the library; remove it once looked at"))
+      case .temporary:
+        findings.append(
+          Finding(
+            .note, .temporary, file: file.path,
+            "a stale temporary from an interrupted write; the next open or write removes it"))
+      case .other where file.status.kind != .directory:
+        findings.append(
+          Finding(.note, .unknownFile, file: file.path, "not one of the store's files"))
+      default: break
+      }
+    }
+    guard permissions else { return findings }
+    let why = "telemetry may hold what others should not read"
+    if let directory, directory.status.readableByOthers {
+      findings.append(
+        Finding(
+          .warning, .permissions, file: directory.path,
+          "the directory is readable by \(readers(directory.status)) "
+            + "(\(directory.status.permissionText)); \(why): chmod 700"))
+    }
+    let exposed = files.filter { $0.status.readableByOthers && $0.status.kind == .regular }
+    if let first = exposed.first {
+      let modes = Set(exposed.map(\.status.permissionText)).sorted().joined(separator: ", ")
+      let names =
+        exposed.count <= 3
+        ? exposed.map(\.name).joined(separator: ", ")
+        : "\(exposed.count) of its \(files.count) files"
+      findings.append(
+        Finding(
+          .warning, .permissions, file: exposed.count == 1 ? first.path : directory?.path,
+          "readable by \(readers(first.status)) (\(modes)): \(names); \(why): chmod 600"))
+    }
+    return findings
+  }
+
+  /// `others` or `the group`.
+  private static func readers(_ status: FileStatus) -> String {
+    status.permissions & 0o004 != 0 ? "others" : "the group"
+  }
+}

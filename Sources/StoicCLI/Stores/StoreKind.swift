@@ -1,0 +1,21 @@
+/// The kinds of store the tool reads. Each names itself in `--as KIND` and in the `kind` field
+/// of `--json` output.
+public enum StoreKind: String, Sendable, Hashable, CaseIterable {
+  /// A ``Journal``'s directory.
+  case journal
+  /// An ``Outbox``'s directory (a journal of outbox records).
+  case outbox
+  /// An ``AtomicFile`` (a settings file, or any small file kept in the `STAF` envelope).
+  case atomicFile = "atomic-file"
+
+  /// The kind named `text` in `--as` (`settings` and `atomic` are taken for `atomic-file`).
+  public init?(argument text: String) {
+    switch text {
+    case "settings", "atomic": self = .atomicFile
+    default: self.init(rawValue: text)
+    }
+  }
+
+  /// Whether the store is a directory (rather than a file).
+  public var isDirectory: Bool { self != .atomicFile }
+}

@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "StoicSettings", targets: ["StoicSettings"]),
     .library(name: "StoicLogging", targets: ["StoicLogging"]),
     .library(name: "StoicMetrics", targets: ["StoicMetrics"]),
+    .library(name: "StoicForwarding", targets: ["StoicForwarding"]),
     .executable(name: "stoic", targets: ["stoic"]),
   ],
   traits: [
@@ -40,6 +41,11 @@ let package = Package(
       providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
     ),
     .target(name: "CStoicCRC32C"),
+    .systemLibrary(
+      name: "CStoicZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+    ),
     .target(
       name: "StoicStore",
       dependencies: ["CStoicZstd", "CStoicCRC32C"],
@@ -72,6 +78,11 @@ let package = Package(
           name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["SwiftMetrics"])),
       ],
       path: "Integrations/StoicMetrics",
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "StoicForwarding",
+      dependencies: ["StoicStore", "CStoicZlib"],
       swiftSettings: strictSettings
     ),
     .executableTarget(

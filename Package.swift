@@ -17,7 +17,9 @@ let package = Package(
     .library(name: "StoicLogging", targets: ["StoicLogging"]),
     .library(name: "StoicMetrics", targets: ["StoicMetrics"]),
     .library(name: "StoicForwarding", targets: ["StoicForwarding"]),
+    .library(name: "StoicCollector", targets: ["StoicCollector"]),
     .executable(name: "stoic", targets: ["stoic"]),
+    .executable(name: "stoic-collector", targets: ["stoic-collector"]),
   ],
   traits: [
     .trait(
@@ -83,6 +85,18 @@ let package = Package(
     .target(
       name: "StoicForwarding",
       dependencies: ["StoicStore", "CStoicZlib"],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "StoicCollector",
+      dependencies: ["StoicStore", "StoicForwarding"],
+      path: "Examples/StoicCollector",
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "stoic-collector",
+      dependencies: ["StoicCollector"],
+      path: "Examples/stoic-collector",
       swiftSettings: strictSettings
     ),
     .executableTarget(

@@ -120,6 +120,16 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "StoicForwardingTests",
+      dependencies: ["StoicForwarding", "StoicStore", "StoicTesting"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "StoicCollectorTests",
+      dependencies: ["StoicCollector", "StoicForwarding", "StoicStore", "stoic-collector"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
       name: "StoicCLITests",
       dependencies: ["stoic", "StoicStore"],
       swiftSettings: strictSettings

@@ -1,3 +1,4 @@
+internal import StoicForwarding
 internal import StoicStore
 
 /// Stoic's example OTLP/HTTP collector: receives logs and metrics (`POST /v1/logs`,
@@ -64,6 +65,7 @@ public final class Collector: Sendable {
     else {
       throw .invalidOption("limits must be positive, and the decoded body at most 512 MiB")
     }
+    guard PosixSocket.isNumericAddress(options.host) else { throw .invalidHost(options.host) }
     if !PosixSocket.isLoopback(options.host), options.token?.isEmpty ?? true {
       throw .tokenRequired(host: options.host)
     }
@@ -79,7 +81,8 @@ public final class Collector: Sendable {
       listener = try PosixSocket.listen(host: options.host, port: options.port)
     } catch {
       try? archive.close()
-      throw error
+      if error.call == "inet_pton" { throw .invalidHost(options.host) }
+      throw .socket(call: error.call, errno: error.code)
     }
     let server = HTTPServer(
       listener: listener.descriptor,

@@ -3,8 +3,8 @@ internal import StoicForwarding
 /// What a collector has received: the counts behind `GET /stats`.
 ///
 /// Batches, records, duplicates and producers come from the journal, so they survive a
-/// restart; ``requests``, ``rejectedRequests`` and ``faultsInjected`` count since this process
-/// started.
+/// restart; ``requests``, ``rejectedRequests``, ``faultsInjected`` and ``connections`` count
+/// since this process started.
 public struct CollectorStats: Sendable, Hashable {
   /// What one producer sent.
   public struct Producer: Sendable, Hashable {
@@ -44,6 +44,8 @@ public struct CollectorStats: Sendable, Hashable {
   public var rejectedRequests = 0
   /// Requests failed or dropped on purpose by ``CollectorFaults`` since start.
   public var faultsInjected = 0
+  /// Connections accepted since start.
+  public var connections = 0
   /// Per producer: the resource's `service.instance.id`, else its `service.name`, else
   /// `unknown`.
   public var producers: [String: Producer] = [:]
@@ -61,6 +63,7 @@ public struct CollectorStats: Sendable, Hashable {
         ("duplicatesSuppressed", duplicatesSuppressed), ("keyConflicts", keyConflicts),
         ("unreadableEntries", unreadableEntries), ("requests", requests),
         ("rejectedRequests", rejectedRequests), ("faultsInjected", faultsInjected),
+        ("connections", connections),
       ]
       for (name, value) in counts {
         object.key(name)

@@ -1,3 +1,5 @@
+internal import StoicForwarding
+
 /// Serves one client connection on its own thread: reads requests (keep-alive, within the
 /// limits and deadlines), asks the ``CollectorService`` what to answer, writes the answers.
 ///

@@ -1,3 +1,5 @@
+internal import StoicForwarding
+
 /// Accepts connections on a listening socket and serves each on a thread of its own, up to
 /// ``CollectorLimits/maxConnections`` at once (one more is answered 503 and closed).
 ///
@@ -45,6 +47,7 @@ final class HTTPServer: Sendable {
         let connection = PosixSocket.accept(listener)
       else { continue }
       PosixSocket.configure(connection, writeTimeout: service.options.limits.writeTimeout)
+      service.archive.update { $0.connections += 1 }
       let admitted = state.withLock { state -> Bool in
         guard !state.stopping, state.connections.count < maxConnections else { return false }
         state.connections.insert(connection)

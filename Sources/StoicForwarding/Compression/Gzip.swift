@@ -143,12 +143,10 @@ public final class GzipCompressor {
       throw ForwardingError(.compression, "zlib could not reset its compressor")
     }
     let bound = Int(deflateBound(stream, UInt(input.count)))
-    let start = output.count
     var result: Int32 = Z_STREAM_ERROR
-    var written = 0
-    output.append(contentsOf: repeatElement(0, count: bound))
-    input.withUnsafeBufferPointer { source in
-      output.withUnsafeMutableBufferPointer { destination in
+    let compressed = [UInt8](unsafeUninitializedCapacity: bound) { destination, initialized in
+      initialized = 0
+      input.withUnsafeBufferPointer { source in
         // zlib does not write through next_in; an empty input still needs a valid pointer.
         var empty: UInt8 = 0
         withUnsafeMutablePointer(to: &empty) { emptyPointer in
@@ -156,17 +154,16 @@ public final class GzipCompressor {
           stream.pointee.next_in =
             source.baseAddress.map { UnsafeMutablePointer(mutating: $0) } ?? emptyPointer
           stream.pointee.avail_in = UInt32(input.count)
-          stream.pointee.next_out = target + start
-          stream.pointee.avail_out = UInt32(bound)
+          stream.pointee.next_out = target
+          stream.pointee.avail_out = UInt32(clamping: bound)
           result = deflate(stream, Z_FINISH)
-          written = bound - Int(stream.pointee.avail_out)
+          initialized = bound - Int(stream.pointee.avail_out)
         }
       }
     }
-    output.removeLast(bound - written)
     guard result == Z_STREAM_END else {
-      output.removeLast(written)
       throw ForwardingError(.compression, "zlib failed to compress (\(result))")
     }
+    output.append(contentsOf: compressed)
   }
 }

@@ -26,11 +26,11 @@ public final class OTLPExporter: Sendable {
   ///
   /// - Parameters:
   ///   - configuration: Endpoint, encoding, compression, headers.
-  ///   - transport: How requests are sent; `URLSessionTransport()` by default.
+  ///   - transport: How requests are sent; a ``DefaultTransport`` unless given.
   /// - Throws: ``ForwardingError/Code/invalidArgument`` for a configuration that cannot work
   ///   (see ``OTLPExporterConfiguration/validate()``).
   public init(
-    configuration: OTLPExporterConfiguration, transport: any Transport = URLSessionTransport()
+    configuration: OTLPExporterConfiguration, transport: any Transport = DefaultTransport()
   ) throws(ForwardingError) {
     try configuration.validate()
     self.configuration = configuration

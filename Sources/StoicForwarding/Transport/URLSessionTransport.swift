@@ -16,6 +16,8 @@ import Synchronization
 ///   that the exchange is cut and the response returned with
 ///   ``TransportResponse/isBodyComplete`` `false`.
 /// - Failures are reported by kind (``TransportFailure``), never with the URL or a header.
+/// - Timeouts count whole seconds (URLSession on Linux drops the fraction): a request's
+///   timeout is rounded up to the next second, and is at least one.
 ///
 /// Sending suspends the calling task without blocking a thread.
 public final class URLSessionTransport: Transport, @unchecked Sendable {
@@ -59,9 +61,10 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
       urlRequest.addValue(value, forHTTPHeaderField: name)
     }
     urlRequest.httpBody = Data(request.body)
-    let seconds = Double(request.timeout.components.seconds)
-    urlRequest.timeoutInterval = max(
-      seconds + Double(request.timeout.components.attoseconds) / 1e18, 0.001)
+    // URLSession on Linux keeps whole seconds of the interval (0.5 s would time out at once):
+    // round up, to at least one second.
+    let (seconds, attoseconds) = request.timeout.components
+    urlRequest.timeoutInterval = Double(max(seconds + (attoseconds > 0 ? 1 : 0), 1))
     let task = session.dataTask(with: urlRequest)
     let delegate = self.delegate
     let outcome = await withTaskCancellationHandler {

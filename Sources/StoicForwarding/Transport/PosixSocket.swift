@@ -4,12 +4,23 @@
   import Darwin
 #endif
 
-/// The few socket calls the collector makes, with `EINTR` restarted and errors as values.
-enum PosixSocket {
+/// A socket call that failed, with its `errno`; or a host that is not an address.
+package struct SocketError: Error, Sendable, Hashable {
+  /// The call (`bind`, `connect`, …), or `getaddrinfo` for a name that did not resolve.
+  package var call: String
+  /// The error number (for `getaddrinfo`, its own error code).
+  package var code: Int32
+}
+
+/// The socket calls the transport and the example collector make, with `EINTR` restarted and
+/// errors as values; blocking, so only ever called on threads of their own.
+package enum PosixSocket {
   /// A listening TCP socket bound to a numeric `host` and `port` (0: any free port); returns
   /// the descriptor and the port actually bound.
-  static func listen(host: String, port: UInt16, backlog: Int32 = 128) throws(CollectorError)
-    -> (descriptor: Int32, port: UInt16)
+  ///
+  /// - Throws: ``SocketError`` (call `inet_pton` for a host that is not a numeric address).
+  package static func listen(host: String, port: UInt16, backlog: Int32 = 128)
+    throws(SocketError) -> (descriptor: Int32, port: UInt16)
   {
     var storage = sockaddr_storage()
     let length: socklen_t
@@ -35,14 +46,14 @@ enum PosixSocket {
       }
       length = socklen_t(MemoryLayout<sockaddr_in6>.size)
     } else {
-      throw .invalidHost(host)
+      throw SocketError(call: "inet_pton", code: EINVAL)
     }
     #if canImport(Glibc)
       let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     #else
       let descriptor = socket(family, SOCK_STREAM, 0)
     #endif
-    guard descriptor >= 0 else { throw .socket(call: "socket", errno: errno) }
+    guard descriptor >= 0 else { throw SocketError(call: "socket", code: errno) }
     var one: Int32 = 1
     setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
     let bound = withUnsafePointer(to: &storage) {
@@ -51,7 +62,7 @@ enum PosixSocket {
     guard bound == 0 else {
       let code = errno
       close(descriptor)
-      throw .socket(call: "bind", errno: code)
+      throw SocketError(call: "bind", code: code)
     }
     #if canImport(Glibc)
       let listening = Glibc.listen(descriptor, backlog)
@@ -61,7 +72,7 @@ enum PosixSocket {
     guard listening == 0 else {
       let code = errno
       close(descriptor)
-      throw .socket(call: "listen", errno: code)
+      throw SocketError(call: "listen", code: code)
     }
     var boundAddress = sockaddr_storage()
     var boundLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -73,7 +84,7 @@ enum PosixSocket {
     guard named == 0 else {
       let code = errno
       close(descriptor)
-      throw .socket(call: "getsockname", errno: code)
+      throw SocketError(call: "getsockname", code: code)
     }
     let boundPort = withUnsafeBytes(of: &boundAddress) { raw -> UInt16 in
       if family == AF_INET {
@@ -84,8 +95,104 @@ enum PosixSocket {
     return (descriptor, boundPort)
   }
 
+  /// A TCP connection to `host` (a name or a numeric address) and `port`, made within
+  /// `timeout`; configured as ``configure(_:writeTimeout:)`` says.
+  ///
+  /// - Throws: ``SocketError``: `getaddrinfo` for a name that does not resolve, `connect` with
+  ///   `ETIMEDOUT` when the time ran out, `ECONNREFUSED` when nothing listens.
+  package static func connect(host: String, port: UInt16, timeout: Duration) throws(SocketError)
+    -> Int32
+  {
+    var hints = addrinfo()
+    hints.ai_family = AF_UNSPEC
+    #if canImport(Glibc)
+      hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    #else
+      hints.ai_socktype = SOCK_STREAM
+    #endif
+    hints.ai_flags = AI_NUMERICSERV
+    var list: UnsafeMutablePointer<addrinfo>? = nil
+    let resolved = getaddrinfo(host, String(port), &hints, &list)
+    guard resolved == 0, let first = list else {
+      throw SocketError(call: "getaddrinfo", code: resolved)
+    }
+    defer { freeaddrinfo(list) }
+    let deadline = ContinuousClock.now + timeout
+    var lastError = SocketError(call: "connect", code: ECONNREFUSED)
+    var candidate: UnsafeMutablePointer<addrinfo>? = first
+    while let entry = candidate {
+      candidate = entry.pointee.ai_next
+      let descriptor = socket(entry.pointee.ai_family, entry.pointee.ai_socktype, 0)
+      guard descriptor >= 0 else {
+        lastError = SocketError(call: "socket", code: errno)
+        continue
+      }
+      _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+      let flags = fcntl(descriptor, F_GETFL, 0)
+      _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+      var code: Int32 = 0
+      #if canImport(Glibc)
+        let started = Glibc.connect(descriptor, entry.pointee.ai_addr, entry.pointee.ai_addrlen)
+      #else
+        let started = Darwin.connect(descriptor, entry.pointee.ai_addr, entry.pointee.ai_addrlen)
+      #endif
+      if started != 0 {
+        code = errno
+        if code == EINPROGRESS || code == EINTR {
+          code = waitConnected(descriptor, until: deadline)
+        }
+      }
+      guard code == 0 else {
+        close(descriptor)
+        lastError = SocketError(call: "connect", code: code)
+        if code == ETIMEDOUT { break }
+        continue
+      }
+      _ = fcntl(descriptor, F_SETFL, flags)
+      configure(descriptor, writeTimeout: timeout)
+      return descriptor
+    }
+    throw lastError
+  }
+
+  /// Waits for a non-blocking connect to finish; 0 or its error (`ETIMEDOUT` past the
+  /// deadline).
+  private static func waitConnected(_ descriptor: Int32, until deadline: ContinuousClock.Instant)
+    -> Int32
+  {
+    while true {
+      let left = ContinuousClock.now.duration(to: deadline)
+      guard left > .zero else { return ETIMEDOUT }
+      var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+      let ready = poll(&entry, 1, milliseconds(left))
+      if ready < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      if ready == 0 { continue }
+      var error: Int32 = 0
+      var length = socklen_t(MemoryLayout<Int32>.size)
+      getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length)
+      return error
+    }
+  }
+
+  /// `duration` in whole milliseconds for `poll`, at least 1, at most a minute.
+  package static func milliseconds(_ duration: Duration) -> Int32 {
+    let (seconds, attoseconds) = duration.components
+    let total = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    return Int32(min(max(total, 1), 60_000))
+  }
+
+  /// Whether `host` is a numeric IPv4 or IPv6 address.
+  package static func isNumericAddress(_ host: String) -> Bool {
+    var v4 = in_addr()
+    var v6 = in6_addr()
+    return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+  }
+
   /// Whether `host` is a loopback address (`127.0.0.0/8`, `::1`).
-  static func isLoopback(_ host: String) -> Bool {
+  package static func isLoopback(_ host: String) -> Bool {
     var v4 = in_addr()
     if inet_pton(AF_INET, host, &v4) == 1 {
       return UInt32(bigEndian: v4.s_addr) >> 24 == 127
@@ -100,7 +207,7 @@ enum PosixSocket {
 
   /// Waits up to `milliseconds` for `descriptor` to become readable; `true` if it did (or has
   /// an error or hang-up to report).
-  static func waitReadable(_ descriptor: Int32, milliseconds: Int32) -> Bool {
+  package static func waitReadable(_ descriptor: Int32, milliseconds: Int32) -> Bool {
     var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
     while true {
       let ready = poll(&entry, 1, milliseconds)
@@ -110,7 +217,7 @@ enum PosixSocket {
   }
 
   /// Accepts one connection, or `nil` if none is waiting (or the accept failed).
-  static func accept(_ listener: Int32) -> Int32? {
+  package static func accept(_ listener: Int32) -> Int32? {
     while true {
       #if canImport(Glibc)
         let connection = Glibc.accept(listener, nil, nil)
@@ -129,7 +236,7 @@ enum PosixSocket {
 
   /// Sets the options every served connection gets: no Nagle delay (responses are small and
   /// answer a request), no SIGPIPE, a send timeout.
-  static func configure(_ descriptor: Int32, writeTimeout: Duration) {
+  package static func configure(_ descriptor: Int32, writeTimeout: Duration) {
     var one: Int32 = 1
     setsockopt(
       descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -145,25 +252,22 @@ enum PosixSocket {
 
   /// Reads what is available (up to `count` bytes) into `buffer`'s end; the number read, 0 at
   /// the end of the stream, `nil` on an error.
-  static func receive(_ descriptor: Int32, into buffer: inout [UInt8], count: Int) -> Int? {
-    let start = buffer.count
-    buffer.append(contentsOf: repeatElement(0, count: count))
-    var received = 0
-    while true {
-      received = buffer.withUnsafeMutableBytes { raw in
-        guard let base = raw.baseAddress else { return -1 }
-        return recv(descriptor, base + start, count, 0)
+  package static func receive(_ descriptor: Int32, into buffer: inout [UInt8], count: Int) -> Int? {
+    withUnsafeTemporaryAllocation(byteCount: max(count, 1), alignment: 1) { scratch in
+      guard let base = scratch.baseAddress else { return nil }
+      while true {
+        let received = recv(descriptor, base, count, 0)
+        if received < 0 && errno == EINTR { continue }
+        guard received >= 0 else { return nil }
+        buffer.append(contentsOf: UnsafeRawBufferPointer(start: base, count: received))
+        return received
       }
-      if received < 0 && errno == EINTR { continue }
-      break
     }
-    buffer.removeLast(count - max(received, 0))
-    return received < 0 ? nil : received
   }
 
   /// Writes all of `bytes`; `false` if the connection failed or the send timed out.
   @discardableResult
-  static func send(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+  package static func send(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
     var offset = 0
     while offset < bytes.count {
       let sent = bytes.withUnsafeBytes { raw -> Int in
@@ -184,12 +288,12 @@ enum PosixSocket {
   }
 
   /// Stops both directions of a connection, waking a thread blocked on it.
-  static func shutdownBoth(_ descriptor: Int32) {
+  package static func shutdownBoth(_ descriptor: Int32) {
     _ = shutdown(descriptor, Int32(SHUT_RDWR))
   }
 
   /// Closes a descriptor.
-  static func close(_ descriptor: Int32) {
+  package static func close(_ descriptor: Int32) {
     #if canImport(Glibc)
       _ = Glibc.close(descriptor)
     #else

@@ -4,9 +4,9 @@
   import Darwin
 #endif
 
-/// Starts a detached POSIX thread: the collector's sockets block, so they are served on
-/// threads of their own, never on Swift's cooperative pool.
-enum PosixThread {
+/// Starts a detached POSIX thread: sockets block, so they are served on threads of their own,
+/// never on Swift's cooperative pool.
+package enum PosixThread {
   private final class Box {
     let body: @Sendable () -> Void
     init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -14,7 +14,7 @@ enum PosixThread {
 
   /// Runs `body` on a new detached thread; `false` if the thread could not be created.
   @discardableResult
-  static func detach(_ body: @escaping @Sendable () -> Void) -> Bool {
+  package static func detach(_ body: @escaping @Sendable () -> Void) -> Bool {
     let box = Unmanaged.passRetained(Box(body)).toOpaque()
     #if canImport(Glibc)
       var thread = pthread_t()

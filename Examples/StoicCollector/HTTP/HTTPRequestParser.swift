@@ -1,3 +1,5 @@
+internal import StoicForwarding
+
 /// Parses the head of an HTTP/1.x request (RFC 9112) from untrusted bytes, within limits, and
 /// says what is wrong with one it refuses: the status to answer and a message that names the
 /// problem, never the bytes.
@@ -110,7 +112,7 @@ enum HTTPRequestParser {
   private static func parseRequestLine(_ line: ArraySlice<UInt8>) throws(Refusal) -> HTTPRequestHead
   {
     let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-    guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(Self.isTokenByte) else {
+    guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(HTTPHeaders.isTokenByte) else {
       throw Refusal(status: 400, message: "the request line is not 'method target version'")
     }
     let target = parts[1]
@@ -142,7 +144,7 @@ enum HTTPRequestParser {
       throw Refusal(status: 400, message: "a header field has no colon")
     }
     let name = line[line.startIndex..<colon]
-    guard !name.isEmpty, name.allSatisfy(Self.isTokenByte) else {
+    guard !name.isEmpty, name.allSatisfy(HTTPHeaders.isTokenByte) else {
       throw Refusal(status: 400, message: "a header field name is not a token")
     }
     var value = line[(colon + 1)...]
@@ -181,16 +183,5 @@ enum HTTPRequestParser {
       index += 1
     }
     return nil
-  }
-
-  /// RFC 9110 `tchar`.
-  static func isTokenByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"):
-      true
-    default:
-      "!#$%&'*+-.^_`|~".utf8.contains(byte)
-    }
   }
 }

@@ -9,9 +9,9 @@ internal import CStoicZlib
 /// ``ForwardingError/Code/compression``. Concatenated gzip members (RFC 1952 allows them) are
 /// read one after the other.
 public enum Gzip {
-  /// The level bodies are compressed at unless configured: 1, zlib's fastest. On log records
-  /// it keeps most of the ratio of the default level (6) at several times the speed; see the
-  /// benchmark's forwarding scenario.
+  /// The level bodies are compressed at unless configured: 1, zlib's fastest. On batches of
+  /// OTLP log records (protobuf, 60-byte messages) its output was about a fifth larger than
+  /// level 6's, at more than twice the speed; compression is the largest cost of a request.
   public static let defaultLevel: Int32 = 1
 
   /// `bytes` compressed into one gzip member.

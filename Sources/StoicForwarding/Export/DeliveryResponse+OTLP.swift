@@ -51,21 +51,18 @@ extension DeliveryResponse {
     }
     let encoding =
       response.headers["Content-Type"].flatMap { OTLPEncoding(contentType: $0) } ?? .protobuf
-    switch signal {
-    case .logs:
-      guard
-        let partial = (try? OTLP.ExportLogsServiceResponse(decoding: body, as: encoding))?
-          .partialSuccess,
-        partial.rejectedLogRecords != 0 || !partial.errorMessage.isEmpty
-      else { return nil }
-      return (partial.rejectedLogRecords, partial.errorMessage)
-    case .metrics:
-      guard
-        let partial = (try? OTLP.ExportMetricsServiceResponse(decoding: body, as: encoding))?
-          .partialSuccess,
-        partial.rejectedDataPoints != 0 || !partial.errorMessage.isEmpty
-      else { return nil }
-      return (partial.rejectedDataPoints, partial.errorMessage)
-    }
+    let partial: (rejected: Int64, message: String)? =
+      switch signal {
+      case .logs:
+        (try? OTLP.ExportLogsServiceResponse(decoding: body, as: encoding))?.partialSuccess.map {
+          ($0.rejectedLogRecords, $0.errorMessage)
+        }
+      case .metrics:
+        (try? OTLP.ExportMetricsServiceResponse(decoding: body, as: encoding))?.partialSuccess.map {
+          ($0.rejectedDataPoints, $0.errorMessage)
+        }
+      }
+    guard let partial, partial.rejected != 0 || !partial.message.isEmpty else { return nil }
+    return partial
   }
 }

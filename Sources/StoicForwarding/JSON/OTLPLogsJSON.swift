@@ -73,17 +73,9 @@ enum OTLPLogsJSON {
   }
 
   static func write(_ response: OTLP.ExportLogsServiceResponse, to writer: inout JSONWriter) {
-    writer.object { object in
-      guard let partial = response.partialSuccess else { return }
-      object.key("partialSuccess")
-      object.object { partialObject in
-        if partial.rejectedLogRecords != 0 {
-          partialObject.key("rejectedLogRecords")
-          partialObject.quoted(partial.rejectedLogRecords)
-        }
-        OTLPCommonJSON.writeString("errorMessage", partial.errorMessage, to: &partialObject)
-      }
-    }
+    OTLPCommonJSON.writeResponse(
+      response.partialSuccess.map { ($0.rejectedLogRecords, $0.errorMessage) },
+      rejectedKey: "rejectedLogRecords", to: &writer)
   }
 
   // MARK: Reading
@@ -170,23 +162,11 @@ enum OTLPLogsJSON {
   static func readResponse(_ reader: inout JSONReader) throws(ForwardingError)
     -> OTLP.ExportLogsServiceResponse
   {
-    var response = OTLP.ExportLogsServiceResponse()
-    try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
-      guard key == "partialSuccess" else { return false }
-      var partial = OTLP.ExportLogsPartialSuccess()
-      try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
-        switch key {
-        case "rejectedLogRecords":
-          partial.rejectedLogRecords = try OTLPCommonJSON.readInt64(&reader)
-        case "errorMessage": partial.errorMessage = try reader.readString()
-        default: return false
-        }
-        return true
-      }
-      response.partialSuccess = partial
-      return true
-    }
-    return response
+    let partial = try OTLPCommonJSON.readResponse(&reader, rejectedKey: "rejectedLogRecords")
+    return OTLP.ExportLogsServiceResponse(
+      partialSuccess: partial.map {
+        OTLP.ExportLogsPartialSuccess(rejectedLogRecords: $0.rejected, errorMessage: $0.message)
+      })
   }
 }
 

@@ -152,17 +152,9 @@ enum OTLPMetricsJSON {
   }
 
   static func write(_ response: OTLP.ExportMetricsServiceResponse, to writer: inout JSONWriter) {
-    writer.object { object in
-      guard let partial = response.partialSuccess else { return }
-      object.key("partialSuccess")
-      object.object { partialObject in
-        if partial.rejectedDataPoints != 0 {
-          partialObject.key("rejectedDataPoints")
-          partialObject.quoted(partial.rejectedDataPoints)
-        }
-        OTLPCommonJSON.writeString("errorMessage", partial.errorMessage, to: &partialObject)
-      }
-    }
+    OTLPCommonJSON.writeResponse(
+      response.partialSuccess.map { ($0.rejectedDataPoints, $0.errorMessage) },
+      rejectedKey: "rejectedDataPoints", to: &writer)
   }
 
   // MARK: Reading
@@ -330,23 +322,11 @@ enum OTLPMetricsJSON {
   static func readResponse(_ reader: inout JSONReader) throws(ForwardingError)
     -> OTLP.ExportMetricsServiceResponse
   {
-    var response = OTLP.ExportMetricsServiceResponse()
-    try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
-      guard key == "partialSuccess" else { return false }
-      var partial = OTLP.ExportMetricsPartialSuccess()
-      try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
-        switch key {
-        case "rejectedDataPoints":
-          partial.rejectedDataPoints = try OTLPCommonJSON.readInt64(&reader)
-        case "errorMessage": partial.errorMessage = try reader.readString()
-        default: return false
-        }
-        return true
-      }
-      response.partialSuccess = partial
-      return true
-    }
-    return response
+    let partial = try OTLPCommonJSON.readResponse(&reader, rejectedKey: "rejectedDataPoints")
+    return OTLP.ExportMetricsServiceResponse(
+      partialSuccess: partial.map {
+        OTLP.ExportMetricsPartialSuccess(rejectedDataPoints: $0.rejected, errorMessage: $0.message)
+      })
   }
 }
 

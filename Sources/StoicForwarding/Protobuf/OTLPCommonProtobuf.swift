@@ -234,4 +234,43 @@ enum OTLPCommonProtobuf {
     }
     resource = value
   }
+
+  // MARK: Export responses
+
+  /// Writes the partial success of an `Export…ServiceResponse` (logs and metrics share its
+  /// shape; the caller names the field numbers), or nothing for a full success.
+  static func writePartialSuccess(
+    _ partial: (rejected: Int64, message: String)?, field: Int, rejectedField: Int,
+    messageField: Int, to writer: inout ProtobufWriter
+  ) {
+    guard let partial else { return }
+    writer.message(field) { message in
+      message.int64(rejectedField, partial.rejected)
+      message.string(messageField, partial.message)
+    }
+  }
+
+  /// Reads an `Export…ServiceResponse`: its partial success (merged, if sent twice), or `nil`.
+  static func readPartialSuccess(
+    _ reader: inout ProtobufReader, field: Int, rejectedField: Int, messageField: Int
+  ) throws(ForwardingError) -> (rejected: Int64, message: String)? {
+    var partial: (rejected: Int64, message: String)? = nil
+    while let (number, wireType) = try reader.nextField() {
+      guard number == field, wireType == .lengthDelimited else {
+        try reader.skip(wireType, field: number)
+        continue
+      }
+      var merged = partial ?? (0, "")
+      var message = try reader.message()
+      while let (inner, type) = try message.nextField() {
+        switch (inner, type) {
+        case (rejectedField, .varint): merged.rejected = Int64(bitPattern: try message.varint())
+        case (messageField, .lengthDelimited): merged.message = try message.string()
+        default: try message.skip(type, field: inner)
+        }
+      }
+      partial = merged
+    }
+    return partial
+  }
 }

@@ -98,11 +98,11 @@ enum OTLPLogsProtobuf {
   }
 
   static func write(_ response: OTLP.ExportLogsServiceResponse, to writer: inout ProtobufWriter) {
-    guard let partial = response.partialSuccess else { return }
-    writer.message(ExportLogsServiceResponseField.partialSuccess) { message in
-      message.int64(ExportLogsPartialSuccessField.rejectedLogRecords, partial.rejectedLogRecords)
-      message.string(ExportLogsPartialSuccessField.errorMessage, partial.errorMessage)
-    }
+    OTLPCommonProtobuf.writePartialSuccess(
+      response.partialSuccess.map { ($0.rejectedLogRecords, $0.errorMessage) },
+      field: ExportLogsServiceResponseField.partialSuccess,
+      rejectedField: ExportLogsPartialSuccessField.rejectedLogRecords,
+      messageField: ExportLogsPartialSuccessField.errorMessage, to: &writer)
   }
 
   // MARK: Reading
@@ -203,28 +203,14 @@ enum OTLPLogsProtobuf {
   static func readResponse(_ reader: inout ProtobufReader) throws(ForwardingError)
     -> OTLP.ExportLogsServiceResponse
   {
-    var response = OTLP.ExportLogsServiceResponse()
-    while let (number, wireType) = try reader.nextField() {
-      guard number == ExportLogsServiceResponseField.partialSuccess, wireType == .lengthDelimited
-      else {
-        try reader.skip(wireType, field: number)
-        continue
-      }
-      var partial = response.partialSuccess ?? OTLP.ExportLogsPartialSuccess()
-      var message = try reader.message()
-      while let (field, type) = try message.nextField() {
-        switch (field, type) {
-        case (ExportLogsPartialSuccessField.rejectedLogRecords, .varint):
-          partial.rejectedLogRecords = Int64(bitPattern: try message.varint())
-        case (ExportLogsPartialSuccessField.errorMessage, .lengthDelimited):
-          partial.errorMessage = try message.string()
-        default:
-          try message.skip(type, field: field)
-        }
-      }
-      response.partialSuccess = partial
-    }
-    return response
+    let partial = try OTLPCommonProtobuf.readPartialSuccess(
+      &reader, field: ExportLogsServiceResponseField.partialSuccess,
+      rejectedField: ExportLogsPartialSuccessField.rejectedLogRecords,
+      messageField: ExportLogsPartialSuccessField.errorMessage)
+    return OTLP.ExportLogsServiceResponse(
+      partialSuccess: partial.map {
+        OTLP.ExportLogsPartialSuccess(rejectedLogRecords: $0.rejected, errorMessage: $0.message)
+      })
   }
 }
 

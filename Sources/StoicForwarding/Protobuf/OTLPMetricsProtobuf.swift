@@ -178,11 +178,11 @@ enum OTLPMetricsProtobuf {
   static func write(
     _ response: OTLP.ExportMetricsServiceResponse, to writer: inout ProtobufWriter
   ) {
-    guard let partial = response.partialSuccess else { return }
-    writer.message(ExportMetricsServiceResponseField.partialSuccess) { message in
-      message.int64(ExportMetricsPartialSuccessField.rejectedDataPoints, partial.rejectedDataPoints)
-      message.string(ExportMetricsPartialSuccessField.errorMessage, partial.errorMessage)
-    }
+    OTLPCommonProtobuf.writePartialSuccess(
+      response.partialSuccess.map { ($0.rejectedDataPoints, $0.errorMessage) },
+      field: ExportMetricsServiceResponseField.partialSuccess,
+      rejectedField: ExportMetricsPartialSuccessField.rejectedDataPoints,
+      messageField: ExportMetricsPartialSuccessField.errorMessage, to: &writer)
   }
 
   // MARK: Reading
@@ -384,29 +384,14 @@ enum OTLPMetricsProtobuf {
   static func readResponse(_ reader: inout ProtobufReader) throws(ForwardingError)
     -> OTLP.ExportMetricsServiceResponse
   {
-    var response = OTLP.ExportMetricsServiceResponse()
-    while let (number, wireType) = try reader.nextField() {
-      guard number == ExportMetricsServiceResponseField.partialSuccess,
-        wireType == .lengthDelimited
-      else {
-        try reader.skip(wireType, field: number)
-        continue
-      }
-      var partial = response.partialSuccess ?? OTLP.ExportMetricsPartialSuccess()
-      var message = try reader.message()
-      while let (field, type) = try message.nextField() {
-        switch (field, type) {
-        case (ExportMetricsPartialSuccessField.rejectedDataPoints, .varint):
-          partial.rejectedDataPoints = Int64(bitPattern: try message.varint())
-        case (ExportMetricsPartialSuccessField.errorMessage, .lengthDelimited):
-          partial.errorMessage = try message.string()
-        default:
-          try message.skip(type, field: field)
-        }
-      }
-      response.partialSuccess = partial
-    }
-    return response
+    let partial = try OTLPCommonProtobuf.readPartialSuccess(
+      &reader, field: ExportMetricsServiceResponseField.partialSuccess,
+      rejectedField: ExportMetricsPartialSuccessField.rejectedDataPoints,
+      messageField: ExportMetricsPartialSuccessField.errorMessage)
+    return OTLP.ExportMetricsServiceResponse(
+      partialSuccess: partial.map {
+        OTLP.ExportMetricsPartialSuccess(rejectedDataPoints: $0.rejected, errorMessage: $0.message)
+      })
   }
 }
 

@@ -94,8 +94,8 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral,
     byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
   }
 
-  /// RFC 9110 `tchar`.
-  static func isTokenByte(_ byte: UInt8) -> Bool {
+  /// RFC 9110 `tchar`: a byte that may appear in a header name or a method.
+  package static func isTokenByte(_ byte: UInt8) -> Bool {
     switch byte {
     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
       UInt8(ascii: "0")...UInt8(ascii: "9"):

@@ -1,4 +1,4 @@
-import Synchronization
+internal import StoicStore
 
 #if canImport(Glibc)
   import Glibc
@@ -31,7 +31,7 @@ import Synchronization
 public final class SocketHTTPTransport: Transport {
   /// How much of a response body is read.
   public let maximumResponseBytes: Int
-  private let idle = Mutex<[String: [Int32]]>([:])
+  private let idle = SleepingLock<[String: [Int32]]>([:])
 
   /// Creates a transport.
   ///
@@ -142,7 +142,7 @@ private final class Exchange: Sendable {
   private let target: HTTPTarget
   private let request: TransportRequest
   /// The connection in use (to shut it down on cancellation), and whether cancelled.
-  private let state = Mutex<(descriptor: Int32?, cancelled: Bool)>((nil, false))
+  private let state = SleepingLock<(descriptor: Int32?, cancelled: Bool)>((nil, false))
 
   init(transport: SocketHTTPTransport, target: HTTPTarget, request: TransportRequest) {
     self.transport = transport

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+internal import StoicStore
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -83,7 +83,8 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
 private final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate,
   @unchecked Sendable
 {
-  // @unchecked: every mutable state is in `pending`, behind its Mutex.
+  // @unchecked: every mutable state is in `pending`, behind its lock (a pthread mutex: ThreadSanitizer
+  // misreads Synchronization.Mutex on this toolchain).
   private struct Pending {
     var continuation: CheckedContinuation<Result<TransportResponse, TransportFailure>, Never>
     var response: HTTPURLResponse?
@@ -92,7 +93,7 @@ private final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegat
   }
 
   private let limit: Int
-  private let pending = Mutex<[Int: Pending]>([:])
+  private let pending = SleepingLock<[Int: Pending]>([:])
 
   init(limit: Int) {
     self.limit = limit

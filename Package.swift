@@ -126,7 +126,9 @@ let package = Package(
     ),
     .testTarget(
       name: "StoicCollectorTests",
-      dependencies: ["StoicCollector", "StoicForwarding", "StoicStore", "stoic-collector"],
+      dependencies: [
+        "StoicCollector", "StoicForwarding", "StoicStore", "StoicTesting", "stoic-collector",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(

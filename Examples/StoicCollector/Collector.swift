@@ -71,8 +71,7 @@ public final class Collector: Sendable {
     }
     let archive: CollectorArchive
     do {
-      archive = try CollectorArchive.open(
-        directory: options.dataDirectory, maxRecordBytes: limits.maxDecodedBodyBytes + (1 << 20))
+      archive = try CollectorArchive.open(directory: options.dataDirectory)
     } catch {
       throw .store(error)
     }

@@ -11,7 +11,7 @@ public import StoicStore
 /// replay. The index of keys is rebuilt from the journal at open, so a restarted collector
 /// still knows every key it answered.
 ///
-/// Open it on a directory a stopped collector left (``open(directory:maxRecordBytes:)``) to
+/// Open it on a directory a stopped collector left (``open(directory:)``) to
 /// list what it holds; while a collector runs, use its ``Collector/archive``.
 public final class CollectorArchive: Sendable {
   /// What the index knows of one answered key.
@@ -48,17 +48,19 @@ public final class CollectorArchive: Sendable {
     self.state = ConditionLock(state)
   }
 
+  /// The journal's record limit: the largest decoded body a collector may be configured to
+  /// accept (512 MiB) and its entry's header. Fixed, whatever the configured limits, because a
+  /// journal refuses a stored record above its limit: lowering it between runs would make the
+  /// records already stored unreadable.
+  static let maxRecordBytes = (512 << 20) + (1 << 20)
+
   /// Opens (creating if needed) the journal in `directory` and rebuilds the index of keys and
   /// the counts from it.
   ///
-  /// - Parameters:
-  ///   - directory: The collector's data directory.
-  ///   - maxRecordBytes: The largest stored request (the journal's record limit).
+  /// - Parameter directory: The collector's data directory.
   /// - Throws: The journal's ``StoreError`` (``StoreError/Code/locked`` while a running
   ///   collector holds the directory).
-  public static func open(directory: String, maxRecordBytes: Int = 65 << 20)
-    throws(StoreError) -> CollectorArchive
-  {
+  public static func open(directory: String) throws(StoreError) -> CollectorArchive {
     let journal = try Journal.open(
       directory: directory, fileSystem: PosixFileSystem(),
       options: JournalOptions(syncPolicy: .always, maxRecordSize: maxRecordBytes))

@@ -203,6 +203,8 @@ final class CollectorService: Sendable {
     do {
       outcome = try archive.store(
         signal, key: key, body: normalized, recordCount: recordCount, producers: producers)
+    } catch  where error.code == .invalidArgument {
+      return fail(413, "the request is too large to store")
     } catch {
       return fail(503, "the collector could not store the request: \(error.code)")
     }

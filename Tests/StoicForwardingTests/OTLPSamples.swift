@@ -273,7 +273,7 @@ enum OTLPSamples {
   /// Finite doubles: zero of either sign, integers, fractions, extremes, subnormals.
   static func randomDouble(_ random: inout SplitMix64) -> Double {
     let extremes: [Double] = [
-      .greatestFiniteMagnitude, -.leastNonzeroMagnitude, 1e-310, 1e300,
+      .greatestFiniteMagnitude, -.leastNonzeroMagnitude, .leastNormalMagnitude / 1024, 1e300,
     ]
     switch Int.random(in: 0...6, using: &random) {
     case 0: return 0

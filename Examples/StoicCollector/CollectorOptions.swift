@@ -1,7 +1,7 @@
 /// How a ``Collector`` runs.
 public struct CollectorOptions: Sendable {
-  /// The environment variable read for a bearer token when none is given:
-  /// `STOIC_COLLECTOR_TOKEN`.
+  /// The environment variable `stoic-collector` reads a bearer token from when no `--token`
+  /// is given: `STOIC_COLLECTOR_TOKEN`. (The library reads no environment: pass ``token``.)
   public static let tokenEnvironmentVariable = "STOIC_COLLECTOR_TOKEN"
 
   /// Where the collector keeps its journal (created if missing).

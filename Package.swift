@@ -17,7 +17,10 @@ let package = Package(
     .library(name: "StoicTelemetry", targets: ["StoicTelemetry"]),
     .library(name: "StoicLogging", targets: ["StoicLogging"]),
     .library(name: "StoicMetrics", targets: ["StoicMetrics"]),
+    .library(name: "StoicForwarding", targets: ["StoicForwarding"]),
+    .library(name: "StoicCollector", targets: ["StoicCollector"]),
     .executable(name: "stoic", targets: ["stoic"]),
+    .executable(name: "stoic-collector", targets: ["stoic-collector"]),
   ],
   traits: [
     .trait(
@@ -41,6 +44,11 @@ let package = Package(
       providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
     ),
     .target(name: "CStoicCRC32C"),
+    .systemLibrary(
+      name: "CStoicZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+    ),
     .target(
       name: "StoicStore",
       dependencies: ["CStoicZstd", "CStoicCRC32C"],
@@ -85,6 +93,23 @@ let package = Package(
       dependencies: ["StoicStore", "StoicSettings", "StoicTelemetry"],
       swiftSettings: strictSettings
     ),
+    .target(
+      name: "StoicForwarding",
+      dependencies: ["StoicStore", "CStoicZlib"],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "StoicCollector",
+      dependencies: ["StoicStore", "StoicForwarding"],
+      path: "Examples/StoicCollector",
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "stoic-collector",
+      dependencies: ["StoicCollector"],
+      path: "Examples/stoic-collector",
+      swiftSettings: strictSettings
+    ),
     .executableTarget(
       name: "stoic",
       dependencies: ["StoicCLI"],
@@ -113,6 +138,18 @@ let package = Package(
     .testTarget(
       name: "StoicEventCatalogTests",
       dependencies: ["StoicStore", "StoicSettings", "StoicTelemetry"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "StoicForwardingTests",
+      dependencies: ["StoicForwarding", "StoicStore", "StoicTesting"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "StoicCollectorTests",
+      dependencies: [
+        "StoicCollector", "StoicForwarding", "StoicStore", "StoicTesting", "stoic-collector",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(

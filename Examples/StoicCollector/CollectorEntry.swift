@@ -1,0 +1,190 @@
+internal import StoicForwarding
+internal import StoicStore
+
+/// One record of the collector's journal, and its byte format (little-endian).
+///
+/// Every record starts with four bytes:
+///
+/// | offset | size | field |
+/// | --- | --- | --- |
+/// | 0 | 1 | kind: 1 a stored batch, 2 a suppressed duplicate |
+/// | 1 | 1 | format version: 1 |
+/// | 2 | 1 | signal: 1 logs, 2 metrics |
+/// | 3 | 1 | reserved, 0 |
+///
+/// A batch (kind 1) continues with `status:u16 | rejected:i64 | bodyCRC32C:u32 |
+/// recordCount:u32`, then `key`, `message` (the stored response's partial-success message)
+/// as `length:u16 | UTF-8`, then `producerCount:u16` and per producer `name` (as above) and
+/// `records:u32`, then `bodyLength:u32 | body`: the request as protobuf, re-encoded from what
+/// was decoded (so JSON and protobuf requests are stored alike). A duplicate (kind 2)
+/// continues with its `key`.
+///
+/// The journal checks each record's CRC; this decoder still checks every length against the
+/// record's end and refuses what does not fit (an entry that does not decode is counted, never
+/// a crash).
+enum CollectorEntry: Equatable {
+  /// A request stored, with the answer it got.
+  case batch(CollectorBatch)
+  /// A replayed key: the request was answered from the stored response, not stored again.
+  case duplicate(signal: OTLPSignal, key: String)
+
+  enum Offset {
+    static let kind = 0
+    static let version = 1
+    static let signal = 2
+    static let reserved = 3
+    static let body = 4
+  }
+
+  enum Kind {
+    static let batch: UInt8 = 1
+    static let duplicate: UInt8 = 2
+  }
+
+  static let version: UInt8 = 1
+
+  /// The record's bytes.
+  func encoded() -> [UInt8] {
+    var bytes: [UInt8] = []
+    switch self {
+    case .batch(let batch):
+      bytes.reserveCapacity(batch.body.count + 64 + batch.key.utf8.count)
+      bytes.append(contentsOf: [Kind.batch, Self.version, Self.code(batch.signal), 0])
+      bytes.appendLittleEndian(UInt16(clamping: batch.status))
+      bytes.appendLittleEndian(batch.rejected)
+      bytes.appendLittleEndian(batch.bodyChecksum)
+      bytes.appendLittleEndian(UInt32(clamping: batch.recordCount))
+      Self.appendString(batch.key, to: &bytes)
+      Self.appendString(batch.message, to: &bytes)
+      bytes.appendLittleEndian(UInt16(clamping: batch.producers.count))
+      for producer in batch.producers.prefix(Int(UInt16.max)) {
+        Self.appendString(producer.name, to: &bytes)
+        bytes.appendLittleEndian(UInt32(clamping: producer.records))
+      }
+      bytes.appendLittleEndian(UInt32(clamping: batch.body.count))
+      bytes.append(contentsOf: batch.body)
+    case .duplicate(let signal, let key):
+      bytes.append(contentsOf: [Kind.duplicate, Self.version, Self.code(signal), 0])
+      Self.appendString(key, to: &bytes)
+    }
+    return bytes
+  }
+
+  /// Decodes a record, or returns `nil` for bytes that are not one.
+  ///
+  /// - Parameter withBody: Whether to copy a batch's body (reading the index at open does
+  ///   not need it).
+  static func decode(_ bytes: UnsafeRawBufferPointer, withBody: Bool) -> CollectorEntry? {
+    guard let kind = bytes.readLittleEndian(UInt8.self, at: Offset.kind),
+      bytes.readLittleEndian(UInt8.self, at: Offset.version) == version,
+      let signalCode = bytes.readLittleEndian(UInt8.self, at: Offset.signal),
+      let signal = signal(signalCode)
+    else { return nil }
+    var cursor = Cursor(bytes: bytes, offset: Offset.body)
+    switch kind {
+    case Kind.duplicate:
+      guard let key = cursor.string(), cursor.isAtEnd else { return nil }
+      return .duplicate(signal: signal, key: key)
+    case Kind.batch:
+      guard let status = cursor.integer(UInt16.self),
+        let rejected = cursor.integer(Int64.self),
+        let checksum = cursor.integer(UInt32.self),
+        let recordCount = cursor.integer(UInt32.self),
+        let key = cursor.string(),
+        let message = cursor.string(),
+        let producerCount = cursor.integer(UInt16.self)
+      else { return nil }
+      var producers: [CollectorBatch.Producer] = []
+      for _ in 0..<producerCount {
+        guard let name = cursor.string(), let records = cursor.integer(UInt32.self) else {
+          return nil
+        }
+        producers.append(CollectorBatch.Producer(name: name, records: Int(records)))
+      }
+      guard let bodyLength = cursor.integer(UInt32.self),
+        let body = cursor.bytes(Int(bodyLength), copy: withBody), cursor.isAtEnd
+      else { return nil }
+      return .batch(
+        CollectorBatch(
+          signal: signal, key: key, status: Int(status), rejected: rejected, message: message,
+          bodyChecksum: checksum, recordCount: Int(recordCount), producers: producers,
+          body: body))
+    default:
+      return nil
+    }
+  }
+
+  private static func code(_ signal: OTLPSignal) -> UInt8 {
+    switch signal {
+    case .logs: 1
+    case .metrics: 2
+    }
+  }
+
+  private static func signal(_ code: UInt8) -> OTLPSignal? {
+    switch code {
+    case 1: .logs
+    case 2: .metrics
+    default: nil
+    }
+  }
+
+  private static func appendString(_ string: String, to bytes: inout [UInt8]) {
+    let utf8 = Array(string.utf8.prefix(Int(UInt16.max)))
+    bytes.appendLittleEndian(UInt16(utf8.count))
+    bytes.append(contentsOf: utf8)
+  }
+
+  /// Reads fields in order, each checked against the end.
+  private struct Cursor {
+    let bytes: UnsafeRawBufferPointer
+    var offset: Int
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
+      guard let value = bytes.readLittleEndian(T.self, at: offset) else { return nil }
+      offset += MemoryLayout<T>.size
+      return value
+    }
+
+    mutating func bytes(_ count: Int, copy: Bool) -> [UInt8]? {
+      guard count >= 0, count <= bytes.count - offset else { return nil }
+      defer { offset += count }
+      return copy ? Array(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])) : []
+    }
+
+    mutating func string() -> String? {
+      guard let length = integer(UInt16.self), let utf8 = bytes(Int(length), copy: true) else {
+        return nil
+      }
+      return String(validating: utf8, as: UTF8.self)
+    }
+  }
+}
+
+/// A stored request: what the journal keeps of each batch the collector accepted.
+struct CollectorBatch: Equatable, Sendable {
+  /// A producer (a `service.instance.id`) and how many of the batch's records are its.
+  struct Producer: Equatable, Sendable {
+    var name: String
+    var records: Int
+  }
+
+  var signal: OTLPSignal
+  /// The `Idempotency-Key` it came with; empty for none.
+  var key: String
+  /// The stored response: the status …
+  var status: Int
+  /// … the partial success's rejected count …
+  var rejected: Int64
+  /// … and its message.
+  var message: String
+  /// CRC32C of ``body``, to tell a replay from a different request under a reused key.
+  var bodyChecksum: UInt32
+  /// Log records or data points.
+  var recordCount: Int
+  var producers: [Producer]
+  /// The request as protobuf (empty when decoded without the body).
+  var body: [UInt8]
+}

@@ -1,0 +1,93 @@
+internal import StoicForwarding
+
+/// What a collector has received: the counts behind `GET /stats`.
+///
+/// Batches, records, duplicates and producers come from the journal, so they survive a
+/// restart; ``requests``, ``rejectedRequests``, ``faultsInjected`` and ``connections`` count
+/// since this process started.
+public struct CollectorStats: Sendable, Hashable {
+  /// What one producer sent.
+  public struct Producer: Sendable, Hashable {
+    /// Batches stored that carried its records.
+    public var batches = 0
+    /// Log records stored.
+    public var logRecords = 0
+    /// Metric data points stored.
+    public var dataPoints = 0
+    /// Replays of its batches answered from the stored response.
+    public var duplicatesSuppressed = 0
+
+    /// Creates zero counts.
+    public init() {}
+  }
+
+  /// Requests stored (logs and metrics).
+  public var batches = 0
+  /// Logs requests stored.
+  public var logBatches = 0
+  /// Metrics requests stored.
+  public var metricBatches = 0
+  /// Log records stored.
+  public var logRecords = 0
+  /// Metric data points stored.
+  public var dataPoints = 0
+  /// Requests whose `Idempotency-Key` was already stored: answered with the stored response,
+  /// their records not stored again.
+  public var duplicatesSuppressed = 0
+  /// Requests that reused a stored key with a different body (answered 422).
+  public var keyConflicts = 0
+  /// Journal entries that did not decode (kept, counted, skipped).
+  public var unreadableEntries = 0
+  /// OTLP requests received since start, whatever their answer.
+  public var requests = 0
+  /// Requests answered 4xx since start (malformed, undecodable, too large, unauthorised…).
+  public var rejectedRequests = 0
+  /// Requests failed or dropped on purpose by ``CollectorFaults`` since start.
+  public var faultsInjected = 0
+  /// Connections accepted since start.
+  public var connections = 0
+  /// Per producer: the resource's `service.instance.id`, else its `service.name`, else
+  /// `unknown`.
+  public var producers: [String: Producer] = [:]
+
+  /// Creates zero counts.
+  public init() {}
+
+  /// The counts as a JSON object (the body of `GET /stats`), producers sorted by name.
+  public var json: [UInt8] {
+    var writer = JSONWriter()
+    writer.object { object in
+      let counts: [(StaticString, Int)] = [
+        ("batches", batches), ("logBatches", logBatches), ("metricBatches", metricBatches),
+        ("logRecords", logRecords), ("dataPoints", dataPoints),
+        ("duplicatesSuppressed", duplicatesSuppressed), ("keyConflicts", keyConflicts),
+        ("unreadableEntries", unreadableEntries), ("requests", requests),
+        ("rejectedRequests", rejectedRequests), ("faultsInjected", faultsInjected),
+        ("connections", connections),
+      ]
+      for (name, value) in counts {
+        object.key(name)
+        object.number(Int64(value))
+      }
+      object.key("producers")
+      object.object { list in
+        for (name, producer) in producers.sorted(by: { $0.key < $1.key }) {
+          list.dynamicKey(name)
+          list.object { entry in
+            entry.key("batches")
+            entry.number(Int64(producer.batches))
+            entry.key("logRecords")
+            entry.number(Int64(producer.logRecords))
+            entry.key("dataPoints")
+            entry.number(Int64(producer.dataPoints))
+            entry.key("duplicatesSuppressed")
+            entry.number(Int64(producer.duplicatesSuppressed))
+          }
+        }
+      }
+    }
+    var bytes: [UInt8] = []
+    writer.bytes.copy(appendingTo: &bytes)
+    return bytes
+  }
+}

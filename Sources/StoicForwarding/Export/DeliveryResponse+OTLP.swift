@@ -1,0 +1,68 @@
+public import StoicStore
+
+extension DeliveryResponse {
+  /// What an OTLP/HTTP answer means to the outbox, which ``FailureClassifier`` then turns into
+  /// a decision (2xx delivered; 408, 425, 429, 5xx transient, honouring `Retry-After`; any
+  /// other 4xx permanent).
+  ///
+  /// A 2xx whose body is an `Export…ServiceResponse` with a `partialSuccess` becomes
+  /// ``DeliveryResponse/partialSuccess(rejected:message:)``: delivered, not retried, its
+  /// rejected count (and a warning's message, with a count of 0) reported. A 2xx body that
+  /// does not decode, or was cut at the transport's limit, is a plain success: the receiver
+  /// said it has the data. Any other status keeps its `Retry-After`.
+  ///
+  /// - Parameters:
+  ///   - response: The receiver's answer.
+  ///   - signal: What the request carried, which says how to read a success body.
+  public init(otlp response: TransportResponse, signal: OTLPSignal) {
+    guard (200..<300).contains(response.status) else {
+      self = .http(status: response.status, retryAfter: response.headers["Retry-After"])
+      return
+    }
+    guard let partial = Self.partialSuccess(in: response, signal: signal) else {
+      self = .http(status: response.status)
+      return
+    }
+    self = .partialSuccess(rejected: Int(clamping: partial.rejected), message: partial.message)
+  }
+
+  /// What a request that got no answer means to the outbox: a network error or a timeout
+  /// (both transient).
+  public init(otlp failure: TransportFailure) {
+    switch failure {
+    case .network(let reason): self = .networkError(reason)
+    case .timeout: self = .timeout
+    }
+  }
+
+  /// The largest success body that is decompressed to look for a partial success.
+  static let maximumResponseBytes = 4 << 20
+
+  private static func partialSuccess(in response: TransportResponse, signal: OTLPSignal)
+    -> (rejected: Int64, message: String)?
+  {
+    guard response.isBodyComplete, !response.body.isEmpty else { return nil }
+    var body = response.body
+    if response.headers["Content-Encoding"]?.lowercased() == "gzip" {
+      guard let inflated = try? Gzip.decompress(body, maxOutputSize: maximumResponseBytes) else {
+        return nil
+      }
+      body = inflated
+    }
+    let encoding =
+      response.headers["Content-Type"].flatMap { OTLPEncoding(contentType: $0) } ?? .protobuf
+    let partial: (rejected: Int64, message: String)? =
+      switch signal {
+      case .logs:
+        (try? OTLP.ExportLogsServiceResponse(decoding: body, as: encoding))?.partialSuccess.map {
+          ($0.rejectedLogRecords, $0.errorMessage)
+        }
+      case .metrics:
+        (try? OTLP.ExportMetricsServiceResponse(decoding: body, as: encoding))?.partialSuccess.map {
+          ($0.rejectedDataPoints, $0.errorMessage)
+        }
+      }
+    guard let partial, partial.rejected != 0 || !partial.message.isEmpty else { return nil }
+    return partial
+  }
+}

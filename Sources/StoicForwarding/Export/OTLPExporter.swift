@@ -1,0 +1,126 @@
+public import StoicStore
+
+/// Sends OTLP/HTTP requests: encodes a request (protobuf or JSON) into a reused buffer,
+/// compresses it with a reused gzip compressor, sends it through a ``Transport`` with its
+/// `Idempotency-Key`, and says what the answer means to the outbox as a ``DeliveryResponse``.
+///
+/// An outbox's delivery closure calls ``export(_:idempotencyKey:)-(ExportLogsServiceRequest,_)``
+/// with the batch's key; the same key and records give the same body, so a resent batch is
+/// recognised by a receiver that dedupes by key.
+///
+/// Safe to share between tasks: encoding and compression take a lock for the time they run
+/// (not across the send).
+public final class OTLPExporter: Sendable {
+  /// Where and how it sends.
+  public let configuration: OTLPExporterConfiguration
+  private let transport: any Transport
+  private let scratch: SleepingLock<Scratch>
+
+  /// The buffers and compressor one request is built with, reused by the next.
+  private struct Scratch {
+    var encoded: [UInt8] = []
+    var compressor: GzipCompressor?
+  }
+
+  /// Creates an exporter.
+  ///
+  /// - Parameters:
+  ///   - configuration: Endpoint, encoding, compression, headers.
+  ///   - transport: How requests are sent; a ``DefaultTransport`` unless given.
+  /// - Throws: ``ForwardingError/Code/invalidArgument`` for a configuration that cannot work
+  ///   (see ``OTLPExporterConfiguration/validate()``).
+  public init(
+    configuration: OTLPExporterConfiguration, transport: any Transport = DefaultTransport()
+  ) throws(ForwardingError) {
+    try configuration.validate()
+    self.configuration = configuration
+    self.transport = transport
+    var scratch = Scratch()
+    if case .gzip(let level) = configuration.compression {
+      scratch.compressor = try GzipCompressor(level: level)
+    }
+    self.scratch = SleepingLock(scratch)
+  }
+
+  /// The HTTP request that carries `message` under `idempotencyKey`: the body encoded and
+  /// compressed as configured, with `Content-Type`, `Content-Encoding`, `Idempotency-Key` and
+  /// the configured header fields.
+  ///
+  /// - Throws: ``ForwardingError/Code/invalidArgument`` for a key that cannot be a header
+  ///   value; ``ForwardingError/Code/tooLarge`` for a body over
+  ///   ``OTLPExporterConfiguration/maximumBodyBytes``; ``ForwardingError/Code/compression``
+  ///   if zlib fails.
+  public func request(
+    for message: some OTLPMessage, signal: OTLPSignal, idempotencyKey: String?
+  ) throws(ForwardingError) -> TransportRequest {
+    var headers = HTTPHeaders()
+    headers.add("Content-Type", configuration.encoding.contentType)
+    if let idempotencyKey {
+      guard !idempotencyKey.isEmpty,
+        idempotencyKey.utf8.allSatisfy({ $0 >= 0x21 && $0 < 0x7F })
+      else {
+        throw ForwardingError(
+          .invalidArgument, "an idempotency key must be visible ASCII without spaces")
+      }
+      headers.add("Idempotency-Key", idempotencyKey)
+    }
+    let encoding = configuration.encoding
+    let limit = configuration.maximumBodyBytes
+    let body = try scratch.withLock { (scratch) throws(ForwardingError) -> [UInt8] in
+      scratch.encoded.removeAll(keepingCapacity: true)
+      message.encode(as: encoding, into: &scratch.encoded)
+      guard scratch.encoded.count <= limit else {
+        throw ForwardingError(
+          .tooLarge, "a body of \(scratch.encoded.count) bytes is over the limit of \(limit)")
+      }
+      guard let compressor = scratch.compressor else { return scratch.encoded }
+      var compressed: [UInt8] = []
+      compressed.reserveCapacity(scratch.encoded.count / 4 + 64)
+      try compressor.compress(scratch.encoded, appendingTo: &compressed)
+      return compressed
+    }
+    if scratch.withLock({ $0.compressor != nil }) { headers.add("Content-Encoding", "gzip") }
+    for (name, value) in configuration.headers.fields { headers.add(name, value) }
+    return TransportRequest(
+      url: configuration.url(for: signal), headers: headers, body: body,
+      timeout: configuration.timeout)
+  }
+
+  /// Sends a logs request under `idempotencyKey` and returns what the answer means to the
+  /// outbox.
+  ///
+  /// A body over ``OTLPExporterConfiguration/maximumBodyBytes`` is not sent: the answer is
+  /// `.http(status: 413)`, as a receiver would refuse it (a permanent failure; the batch is
+  /// parked).
+  ///
+  /// - Throws: ``ForwardingError`` when the request cannot be built (an invalid key, a zlib
+  ///   failure); an outbox counts a thrown error as a network error.
+  public func export(_ request: OTLP.ExportLogsServiceRequest, idempotencyKey: String)
+    async throws(ForwardingError) -> DeliveryResponse
+  {
+    try await send(request, signal: .logs, idempotencyKey: idempotencyKey)
+  }
+
+  /// Sends a metrics request under `idempotencyKey`; as the logs variant.
+  public func export(_ request: OTLP.ExportMetricsServiceRequest, idempotencyKey: String)
+    async throws(ForwardingError) -> DeliveryResponse
+  {
+    try await send(request, signal: .metrics, idempotencyKey: idempotencyKey)
+  }
+
+  private func send(_ message: some OTLPMessage, signal: OTLPSignal, idempotencyKey: String)
+    async throws(ForwardingError) -> DeliveryResponse
+  {
+    let request: TransportRequest
+    do {
+      request = try self.request(for: message, signal: signal, idempotencyKey: idempotencyKey)
+    } catch  where error.code == .tooLarge {
+      return .http(status: 413)
+    }
+    do {
+      return DeliveryResponse(otlp: try await transport.send(request), signal: signal)
+    } catch {
+      return DeliveryResponse(otlp: error)
+    }
+  }
+}

@@ -1,0 +1,153 @@
+/// Where and how an ``OTLPExporter`` sends.
+///
+/// Header values (credentials) are held in ``headers``, an ``HTTPHeaders`` that never prints
+/// them; load them from the environment with ``addHeaders(fromEnvironment:variable:)`` rather
+/// than writing them into code or files.
+public struct OTLPExporterConfiguration: Sendable {
+  /// The environment variable ``addHeaders(fromEnvironment:variable:)`` reads by default:
+  /// `STOIC_OTLP_HEADERS`, in the format of OpenTelemetry's `OTEL_EXPORTER_OTLP_HEADERS`
+  /// (`name=value,name2=value2`, values percent-encoded where needed).
+  public static let headersEnvironmentVariable = "STOIC_OTLP_HEADERS"
+
+  /// The receiver's base URL, `http://` or `https://` (`https://otlp.example.com:4318`); the
+  /// signal's path is appended.
+  public var endpoint: String
+  /// The path for logs, `/v1/logs` by default.
+  public var logsPath: String
+  /// The path for metrics, `/v1/metrics` by default.
+  public var metricsPath: String
+  /// Protobuf (the default) or JSON.
+  public var encoding: OTLPEncoding
+  /// gzip at level 1 (the default) or none.
+  public var compression: OTLPCompression
+  /// Extra header fields sent with every request (authentication). `Content-Type`,
+  /// `Content-Encoding`, `Content-Length`, `Host` and `Idempotency-Key` are the exporter's own
+  /// and may not be set here.
+  public var headers: HTTPHeaders
+  /// How long one request may take.
+  public var timeout: Duration
+  /// The largest body (before compression) the exporter sends; a larger one is not sent and
+  /// answered as the receiver would (413, a permanent failure). OTLP recommends 64 MiB.
+  public var maximumBodyBytes: Int
+
+  /// Creates a configuration; every parameter but the endpoint has the default described on
+  /// its property.
+  public init(
+    endpoint: String, logsPath: String = OTLPSignal.logs.defaultPath,
+    metricsPath: String = OTLPSignal.metrics.defaultPath, encoding: OTLPEncoding = .protobuf,
+    compression: OTLPCompression = .gzip, headers: HTTPHeaders = HTTPHeaders(),
+    timeout: Duration = .seconds(30), maximumBodyBytes: Int = 64 << 20
+  ) {
+    self.endpoint = endpoint
+    self.logsPath = logsPath
+    self.metricsPath = metricsPath
+    self.encoding = encoding
+    self.compression = compression
+    self.headers = headers
+    self.timeout = timeout
+    self.maximumBodyBytes = maximumBodyBytes
+  }
+
+  /// The full URL for `signal`.
+  public func url(for signal: OTLPSignal) -> String {
+    var base = Substring(endpoint)
+    while base.hasSuffix("/") { base = base.dropLast() }
+    let path = signal == .logs ? logsPath : metricsPath
+    return String(base) + (path.hasPrefix("/") ? path : "/" + path)
+  }
+
+  /// The header names the exporter sets itself.
+  static let reservedHeaders = [
+    "Content-Type", "Content-Encoding", "Content-Length", "Host", "Idempotency-Key",
+    "Transfer-Encoding",
+  ]
+
+  /// Checks that the configuration can work: an `http`/`https` endpoint with a host, header
+  /// fields that can go on the wire and are not the exporter's own, a gzip level in 0…9.
+  ///
+  /// - Throws: ``ForwardingError/Code/invalidArgument`` naming the problem (never a header
+  ///   value).
+  public func validate() throws(ForwardingError) {
+    let lowered = endpoint.lowercased()
+    guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
+      throw ForwardingError(.invalidArgument, "the endpoint must start with http:// or https://")
+    }
+    guard let schemeEnd = endpoint.range(of: "://"),
+      let host = endpoint[schemeEnd.upperBound...].split(separator: "/").first, !host.isEmpty
+    else {
+      throw ForwardingError(.invalidArgument, "the endpoint has no host")
+    }
+    try headers.validate()
+    for name in Self.reservedHeaders where headers.contains(name) {
+      throw ForwardingError(.invalidArgument, "header \(name) is set by the exporter itself")
+    }
+    if case .gzip(let level) = compression, !(0...9).contains(level) {
+      throw ForwardingError(.invalidArgument, "gzip level \(level) is not in 0…9")
+    }
+  }
+
+  /// Adds the header fields listed in an environment variable (by default
+  /// ``headersEnvironmentVariable``), if it is set.
+  ///
+  /// The format is OpenTelemetry's: `name=value` pairs separated by commas, spaces around
+  /// them ignored, values percent-decoded (`Authorization=Bearer%20abc`).
+  ///
+  /// - Throws: ``ForwardingError/Code/invalidArgument`` for a pair without `=` or a bad
+  ///   percent escape; the message gives the pair's position, never its text.
+  public mutating func addHeaders(
+    fromEnvironment environment: [String: String],
+    variable: String = OTLPExporterConfiguration.headersEnvironmentVariable
+  ) throws(ForwardingError) {
+    guard let list = environment[variable] else { return }
+    for (name, value) in try Self.parseHeaderList(list) { headers.add(name, value) }
+  }
+
+  /// The pairs of an OpenTelemetry header list (`name=value,name2=value2`).
+  ///
+  /// - Throws: ``ForwardingError/Code/invalidArgument`` naming the position of a bad pair.
+  public static func parseHeaderList(_ list: String) throws(ForwardingError) -> [(
+    String, String
+  )] {
+    var pairs: [(String, String)] = []
+    for (index, item) in list.split(separator: ",").enumerated() {
+      let trimmed = item.trimmingSpaces
+      if trimmed.isEmpty { continue }
+      guard let equals = trimmed.firstIndex(of: "=") else {
+        throw ForwardingError(.invalidArgument, "header pair \(index + 1) has no '='")
+      }
+      let name = trimmed[..<equals].trimmingSpaces
+      guard !name.isEmpty,
+        let value = percentDecoded(trimmed[trimmed.index(after: equals)...].trimmingSpaces)
+      else {
+        throw ForwardingError(.invalidArgument, "header pair \(index + 1) does not parse")
+      }
+      pairs.append((String(name), value))
+    }
+    return pairs
+  }
+
+  private static func percentDecoded(_ text: Substring) -> String? {
+    var bytes: [UInt8] = []
+    var iterator = text.utf8.makeIterator()
+    while let byte = iterator.next() {
+      guard byte == UInt8(ascii: "%") else {
+        bytes.append(byte)
+        continue
+      }
+      guard let high = iterator.next().flatMap(hexValue),
+        let low = iterator.next().flatMap(hexValue)
+      else { return nil }
+      bytes.append(high << 4 | low)
+    }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+}

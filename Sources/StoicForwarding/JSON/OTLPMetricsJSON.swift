@@ -1,0 +1,355 @@
+/// OTLP's JSON encoding of the metrics messages (ExportMetricsServiceRequest, ResourceMetrics,
+/// ScopeMetrics, Metric, Gauge, Sum, Histogram, NumberDataPoint, HistogramDataPoint,
+/// ExportMetricsServiceResponse, ExportMetricsPartialSuccess), with the keys of proto3's JSON
+/// mapping. The shared rules are in ``OTLPCommonJSON``.
+enum OTLPMetricsJSON {
+  // MARK: Writing
+
+  static func write(_ request: OTLP.ExportMetricsServiceRequest, to writer: inout JSONWriter) {
+    writer.object { object in
+      guard !request.resourceMetrics.isEmpty else { return }
+      object.key("resourceMetrics")
+      object.array { array in
+        for resourceMetrics in request.resourceMetrics { write(resourceMetrics, to: &array) }
+      }
+    }
+  }
+
+  static func write(_ resourceMetrics: OTLP.ResourceMetrics, to writer: inout JSONWriter) {
+    writer.object { object in
+      if let resource = resourceMetrics.resource {
+        object.key("resource")
+        OTLPCommonJSON.write(resource, to: &object)
+      }
+      if !resourceMetrics.scopeMetrics.isEmpty {
+        object.key("scopeMetrics")
+        object.array { array in
+          for scopeMetrics in resourceMetrics.scopeMetrics { write(scopeMetrics, to: &array) }
+        }
+      }
+      OTLPCommonJSON.writeString("schemaUrl", resourceMetrics.schemaUrl, to: &object)
+    }
+  }
+
+  static func write(_ scopeMetrics: OTLP.ScopeMetrics, to writer: inout JSONWriter) {
+    writer.object { object in
+      if let scope = scopeMetrics.scope {
+        object.key("scope")
+        OTLPCommonJSON.write(scope, to: &object)
+      }
+      if !scopeMetrics.metrics.isEmpty {
+        object.key("metrics")
+        object.array { array in
+          for metric in scopeMetrics.metrics { write(metric, to: &array) }
+        }
+      }
+      OTLPCommonJSON.writeString("schemaUrl", scopeMetrics.schemaUrl, to: &object)
+    }
+  }
+
+  static func write(_ metric: OTLP.Metric, to writer: inout JSONWriter) {
+    writer.object { object in
+      OTLPCommonJSON.writeString("name", metric.name, to: &object)
+      OTLPCommonJSON.writeString("description", metric.description, to: &object)
+      OTLPCommonJSON.writeString("unit", metric.unit, to: &object)
+      switch metric.data {
+      case .gauge(let gauge):
+        object.key("gauge")
+        object.object { gaugeObject in
+          writeDataPoints(gauge.dataPoints, to: &gaugeObject)
+        }
+      case .sum(let sum):
+        object.key("sum")
+        object.object { sumObject in
+          writeDataPoints(sum.dataPoints, to: &sumObject)
+          OTLPCommonJSON.writeNumber(
+            "aggregationTemporality", Int64(sum.aggregationTemporality.rawValue), to: &sumObject)
+          if sum.isMonotonic {
+            sumObject.key("isMonotonic")
+            sumObject.bool(true)
+          }
+        }
+      case .histogram(let histogram):
+        object.key("histogram")
+        object.object { histogramObject in
+          if !histogram.dataPoints.isEmpty {
+            histogramObject.key("dataPoints")
+            histogramObject.array { array in
+              for point in histogram.dataPoints { write(point, to: &array) }
+            }
+          }
+          OTLPCommonJSON.writeNumber(
+            "aggregationTemporality", Int64(histogram.aggregationTemporality.rawValue),
+            to: &histogramObject)
+        }
+      case nil:
+        break
+      }
+    }
+  }
+
+  private static func writeDataPoints(
+    _ points: [OTLP.NumberDataPoint], to writer: inout JSONWriter
+  ) {
+    guard !points.isEmpty else { return }
+    writer.key("dataPoints")
+    writer.array { array in
+      for point in points { write(point, to: &array) }
+    }
+  }
+
+  static func write(_ point: OTLP.NumberDataPoint, to writer: inout JSONWriter) {
+    writer.object { object in
+      OTLPCommonJSON.writeQuoted("startTimeUnixNano", point.startTimeUnixNano, to: &object)
+      OTLPCommonJSON.writeQuoted("timeUnixNano", point.timeUnixNano, to: &object)
+      switch point.value {
+      case .double(let value):
+        object.key("asDouble")
+        object.double(value)
+      case .int(let value):
+        object.key("asInt")
+        object.quoted(value)
+      case nil:
+        break
+      }
+      OTLPCommonJSON.writeAttributesField(point.attributes, to: &object)
+      OTLPCommonJSON.writeNumber("flags", Int64(point.flags), to: &object)
+    }
+  }
+
+  static func write(_ point: OTLP.HistogramDataPoint, to writer: inout JSONWriter) {
+    writer.object { object in
+      OTLPCommonJSON.writeQuoted("startTimeUnixNano", point.startTimeUnixNano, to: &object)
+      OTLPCommonJSON.writeQuoted("timeUnixNano", point.timeUnixNano, to: &object)
+      OTLPCommonJSON.writeQuoted("count", point.count, to: &object)
+      if let sum = point.sum {
+        object.key("sum")
+        object.double(sum)
+      }
+      if !point.bucketCounts.isEmpty {
+        object.key("bucketCounts")
+        object.array { array in
+          for count in point.bucketCounts { array.quoted(count) }
+        }
+      }
+      if !point.explicitBounds.isEmpty {
+        object.key("explicitBounds")
+        object.array { array in
+          for bound in point.explicitBounds { array.double(bound) }
+        }
+      }
+      OTLPCommonJSON.writeAttributesField(point.attributes, to: &object)
+      OTLPCommonJSON.writeNumber("flags", Int64(point.flags), to: &object)
+      if let min = point.min {
+        object.key("min")
+        object.double(min)
+      }
+      if let max = point.max {
+        object.key("max")
+        object.double(max)
+      }
+    }
+  }
+
+  static func write(_ response: OTLP.ExportMetricsServiceResponse, to writer: inout JSONWriter) {
+    OTLPCommonJSON.writeResponse(
+      response.partialSuccess.map { ($0.rejectedDataPoints, $0.errorMessage) },
+      rejectedKey: "rejectedDataPoints", to: &writer)
+  }
+
+  // MARK: Reading
+
+  static func readRequest(_ reader: inout JSONReader) throws(ForwardingError)
+    -> OTLP.ExportMetricsServiceRequest
+  {
+    var request = OTLP.ExportMetricsServiceRequest()
+    try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
+      guard key == "resourceMetrics" else { return false }
+      try OTLPCommonJSON.readArray(&reader) { (reader) throws(ForwardingError) in
+        request.resourceMetrics.append(try readResourceMetrics(&reader))
+      }
+      return true
+    }
+    return request
+  }
+
+  static func readResourceMetrics(_ reader: inout JSONReader) throws(ForwardingError)
+    -> OTLP.ResourceMetrics
+  {
+    var resourceMetrics = OTLP.ResourceMetrics()
+    try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
+      switch key {
+      case "resource": resourceMetrics.resource = try OTLPCommonJSON.readResource(&reader)
+      case "scopeMetrics":
+        try OTLPCommonJSON.readArray(&reader) { (reader) throws(ForwardingError) in
+          resourceMetrics.scopeMetrics.append(try readScopeMetrics(&reader))
+        }
+      case "schemaUrl": resourceMetrics.schemaUrl = try reader.readString()
+      default: return false
+      }
+      return true
+    }
+    return resourceMetrics
+  }
+
+  static func readScopeMetrics(_ reader: inout JSONReader) throws(ForwardingError)
+    -> OTLP.ScopeMetrics
+  {
+    var scopeMetrics = OTLP.ScopeMetrics()
+    try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
+      switch key {
+      case "scope": scopeMetrics.scope = try OTLPCommonJSON.readScope(&reader)
+      case "metrics":
+        try OTLPCommonJSON.readArray(&reader) { (reader) throws(ForwardingError) in
+          scopeMetrics.metrics.append(try readMetric(&reader))
+        }
+      case "schemaUrl": scopeMetrics.schemaUrl = try reader.readString()
+      default: return false
+      }
+      return true
+    }
+    return scopeMetrics
+  }
+
+  static func readMetric(_ reader: inout JSONReader) throws(ForwardingError) -> OTLP.Metric {
+    var metric = OTLP.Metric(name: "")
+    try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
+      switch key {
+      case "name": metric.name = try reader.readString()
+      case "description": metric.description = try reader.readString()
+      case "unit": metric.unit = try reader.readString()
+      case "gauge":
+        var gauge = OTLP.Gauge()
+        try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
+          guard key == "dataPoints" else { return false }
+          gauge.dataPoints = try readNumberDataPoints(&reader)
+          return true
+        }
+        metric.data = .gauge(gauge)
+      case "sum":
+        var sum = OTLP.Sum(aggregationTemporality: .unspecified, isMonotonic: false)
+        try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
+          switch key {
+          case "dataPoints": sum.dataPoints = try readNumberDataPoints(&reader)
+          case "aggregationTemporality":
+            sum.aggregationTemporality = OTLP.AggregationTemporality(
+              rawValue: try OTLPCommonJSON.readInt32(&reader))
+          case "isMonotonic": sum.isMonotonic = try reader.readBool()
+          default: return false
+          }
+          return true
+        }
+        metric.data = .sum(sum)
+      case "histogram":
+        var histogram = OTLP.Histogram(aggregationTemporality: .unspecified)
+        try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
+          switch key {
+          case "dataPoints":
+            try OTLPCommonJSON.readArray(&reader) { (reader) throws(ForwardingError) in
+              histogram.dataPoints.append(try readHistogramDataPoint(&reader))
+            }
+          case "aggregationTemporality":
+            histogram.aggregationTemporality = OTLP.AggregationTemporality(
+              rawValue: try OTLPCommonJSON.readInt32(&reader))
+          default: return false
+          }
+          return true
+        }
+        metric.data = .histogram(histogram)
+      default: return false
+      }
+      return true
+    }
+    return metric
+  }
+
+  private static func readNumberDataPoints(_ reader: inout JSONReader) throws(ForwardingError)
+    -> [OTLP.NumberDataPoint]
+  {
+    var points: [OTLP.NumberDataPoint] = []
+    try OTLPCommonJSON.readArray(&reader) { (reader) throws(ForwardingError) in
+      var point = OTLP.NumberDataPoint()
+      try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
+        switch key {
+        case "startTimeUnixNano": point.startTimeUnixNano = try OTLPCommonJSON.readUInt64(&reader)
+        case "timeUnixNano": point.timeUnixNano = try OTLPCommonJSON.readUInt64(&reader)
+        case "asDouble": point.value = .double(try OTLPCommonJSON.readDouble(&reader))
+        case "asInt": point.value = .int(try OTLPCommonJSON.readInt64(&reader))
+        case "attributes": point.attributes = try OTLPCommonJSON.readAttributes(&reader)
+        case "flags": point.flags = try OTLPCommonJSON.readUInt32(&reader)
+        default: return false
+        }
+        return true
+      }
+      points.append(point)
+    }
+    return points
+  }
+
+  static func readHistogramDataPoint(_ reader: inout JSONReader) throws(ForwardingError)
+    -> OTLP.HistogramDataPoint
+  {
+    var point = OTLP.HistogramDataPoint()
+    try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
+      switch key {
+      case "startTimeUnixNano": point.startTimeUnixNano = try OTLPCommonJSON.readUInt64(&reader)
+      case "timeUnixNano": point.timeUnixNano = try OTLPCommonJSON.readUInt64(&reader)
+      case "count": point.count = try OTLPCommonJSON.readUInt64(&reader)
+      case "sum": point.sum = try OTLPCommonJSON.readDouble(&reader)
+      case "bucketCounts":
+        var counts: [UInt64] = []
+        try OTLPCommonJSON.readArray(&reader) { (reader) throws(ForwardingError) in
+          counts.append(try OTLPCommonJSON.readUInt64(&reader))
+        }
+        point.bucketCounts = counts
+      case "explicitBounds":
+        var bounds: [Double] = []
+        try OTLPCommonJSON.readArray(&reader) { (reader) throws(ForwardingError) in
+          bounds.append(try OTLPCommonJSON.readDouble(&reader))
+        }
+        point.explicitBounds = bounds
+      case "attributes": point.attributes = try OTLPCommonJSON.readAttributes(&reader)
+      case "flags": point.flags = try OTLPCommonJSON.readUInt32(&reader)
+      case "min": point.min = try OTLPCommonJSON.readDouble(&reader)
+      case "max": point.max = try OTLPCommonJSON.readDouble(&reader)
+      default: return false
+      }
+      return true
+    }
+    return point
+  }
+
+  static func readResponse(_ reader: inout JSONReader) throws(ForwardingError)
+    -> OTLP.ExportMetricsServiceResponse
+  {
+    let partial = try OTLPCommonJSON.readResponse(&reader, rejectedKey: "rejectedDataPoints")
+    return OTLP.ExportMetricsServiceResponse(
+      partialSuccess: partial.map {
+        OTLP.ExportMetricsPartialSuccess(rejectedDataPoints: $0.rejected, errorMessage: $0.message)
+      })
+  }
+}
+
+extension OTLP.ExportMetricsServiceRequest {
+  /// Appends the OTLP JSON encoding to `buffer`.
+  public func encodeJSON(into buffer: inout [UInt8]) {
+    JSONWriter.append(to: &buffer) { OTLPMetricsJSON.write(self, to: &$0) }
+  }
+
+  /// Decodes OTLP JSON.
+  public init(json bytes: [UInt8]) throws(ForwardingError) {
+    self = try OTLPCommonJSON.decodeDocument(bytes, OTLPMetricsJSON.readRequest)
+  }
+}
+
+extension OTLP.ExportMetricsServiceResponse {
+  /// Appends the OTLP JSON encoding to `buffer`.
+  public func encodeJSON(into buffer: inout [UInt8]) {
+    JSONWriter.append(to: &buffer) { OTLPMetricsJSON.write(self, to: &$0) }
+  }
+
+  /// Decodes OTLP JSON.
+  public init(json bytes: [UInt8]) throws(ForwardingError) {
+    self = try OTLPCommonJSON.decodeDocument(bytes, OTLPMetricsJSON.readResponse)
+  }
+}

@@ -41,6 +41,7 @@ let package = Package(
       providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
     ),
     .target(name: "CStoicCRC32C"),
+    .target(name: "CStoicAtomics"),
     .target(
       name: "StoicStore",
       dependencies: ["CStoicZstd", "CStoicCRC32C"],
@@ -48,7 +49,7 @@ let package = Package(
     ),
     .target(
       name: "StoicTesting",
-      dependencies: ["StoicStore"],
+      dependencies: ["StoicStore", "CStoicAtomics"],
       swiftSettings: strictSettings
     ),
     .target(
@@ -58,7 +59,7 @@ let package = Package(
     ),
     .target(
       name: "StoicTelemetry",
-      dependencies: ["StoicStore"],
+      dependencies: ["StoicStore", "CStoicAtomics"],
       swiftSettings: strictSettings
     ),
     .target(
@@ -87,12 +88,12 @@ let package = Package(
     ),
     .testTarget(
       name: "StoicStoreTests",
-      dependencies: ["StoicStore", "StoicTesting"],
+      dependencies: ["StoicStore", "StoicTesting", "CStoicAtomics"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "StoicTestingTests",
-      dependencies: ["StoicStore", "StoicTesting"],
+      dependencies: ["StoicStore", "StoicTesting", "CStoicAtomics"],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -86,6 +86,12 @@ let package = Package(
       dependencies: ["StoicStore"],
       swiftSettings: strictSettings
     ),
+    // The child process the metrics spool's SIGKILL test starts and kills.
+    .executableTarget(
+      name: "stoic-metrics-child",
+      dependencies: ["StoicTelemetry", "StoicStore"],
+      swiftSettings: strictSettings
+    ),
     .testTarget(
       name: "StoicStoreTests",
       dependencies: ["StoicStore", "StoicTesting", "CStoicAtomics"],
@@ -103,7 +109,7 @@ let package = Package(
     ),
     .testTarget(
       name: "StoicTelemetryTests",
-      dependencies: ["StoicTelemetry", "StoicStore", "StoicTesting"],
+      dependencies: ["StoicTelemetry", "StoicStore", "StoicTesting", "stoic-metrics-child"],
       swiftSettings: strictSettings
     ),
     .testTarget(

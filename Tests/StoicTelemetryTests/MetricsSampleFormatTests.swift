@@ -7,7 +7,7 @@ import Testing
 /// The samples' encoding: round trips, canonical bytes, and a decoder that never traps or
 /// misreads, whatever the bytes.
 @Suite("MetricSampleFormat: round trips and hostile bytes")
-struct MetricSampleFormatTests {
+struct MetricsSampleFormatTests {
   /// A random sample of any kind (no NaN, so that samples compare equal).
   static func randomSample(_ random: inout SplitMix64) -> MetricSample {
     let kind = MetricKind.allCases[Int(random.next() % 4)]

@@ -112,6 +112,16 @@ let package = Package(
       dependencies: ["StoicTelemetry", "StoicStore", "StoicTesting", "stoic-metrics-child"],
       swiftSettings: strictSettings
     ),
+    // The swift-metrics adapter's tests: built (non-empty) only with the `SwiftMetrics` trait.
+    .testTarget(
+      name: "StoicMetricsTests",
+      dependencies: [
+        "StoicMetrics", "StoicTelemetry", "StoicStore", "StoicTesting",
+        .product(
+          name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["SwiftMetrics"])),
+      ],
+      swiftSettings: strictSettings
+    ),
     .testTarget(
       name: "StoicEventCatalogTests",
       dependencies: ["StoicStore", "StoicSettings", "StoicTelemetry"],

@@ -214,4 +214,37 @@ struct MetricsLiveFileTests {
     try rebuilt.close()
     _ = (spool, sameBoot)
   }
+
+  @Test("the header and record fields are at the offsets the layout names")
+  func namedOffsets() throws {
+    let disk = SimulatedFileSystem()
+    let spool = try Self.open(disk)
+    spool.histogram(label: "h", bounds: [1, 2, 3]).record(2)
+    let bytes = try #require(disk.contents(Self.live0))
+    func word(_ offset: Int) -> UInt64 {
+      bytes.withUnsafeBytes {
+        UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      }
+    }
+    func half(_ offset: Int) -> UInt16 { UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8 }
+    #expect(word(0) == MetricsLiveFormat.magic)
+    #expect(half(MetricsLiveFormat.versionOffset) == MetricsLiveFormat.version)
+    #expect(Int(half(MetricsLiveFormat.headerSizeOffset)) == MetricsLiveFormat.headerSize)
+    #expect(bytes[MetricsLiveFormat.extentIndexOffset] == 0)
+    #expect(word(MetricsLiveFormat.extentSizeOffset) == UInt64(bytes.count))
+    #expect(
+      Array(bytes[MetricsLiveFormat.bootOffset..<(MetricsLiveFormat.bootOffset + 16)])
+        == Support.bootA)
+    let record = MetricsLiveFormat.headerSize
+    // 16 header bytes, 10 cells, a 33-byte identity: three cache lines.
+    #expect(word(MetricsLiveFormat.usedOffset) == UInt64(record + 192))
+    #expect(bytes[record + MetricsLiveFormat.recordKindOffset] == MetricKind.histogram.rawValue)
+    let cells = Int(half(record + MetricsLiveFormat.recordCellCountOffset))
+    #expect(cells == MetricsLiveFormat.cellCount(kind: .histogram, boundCount: 3))
+    let bucket =
+      record + MetricsLiveFormat.recordHeaderSize
+      + 8 * (MetricsLiveFormat.histogramFirstBucketCell + 1)
+    #expect(word(bucket) == 1)
+    try spool.close()
+  }
 }

@@ -165,6 +165,30 @@ struct MetricsSampleFormatTests {
     }
     #expect(isDamaged(sameBounds))
     // A kind that does not exist.
-    #expect(isDamaged(record(counter) { $0[12] = 9 }))
+    let kindAt = MetricSampleFormat.recordHeaderSize + MetricSampleFormat.sampleKindOffset
+    #expect(isDamaged(record(counter) { $0[kindAt] = 9 }))
+  }
+
+  @Test("the fields are at the offsets the format names")
+  func namedOffsets() {
+    let sample = MetricSample(
+      name: "n", dimensions: [], kind: .histogram, startNanoseconds: 0x0102_0304_0506_0708,
+      timeNanoseconds: 0x1112_1314_1516_1718,
+      value: .histogram(
+        MetricHistogram(bounds: [1], bucketCounts: [1, 2], sum: 3, min: 1, max: 2)))
+    let bytes = MetricSampleFormat.encode([sample, sample])
+    func word(_ offset: Int) -> UInt64 {
+      bytes.withUnsafeBytes {
+        UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      }
+    }
+    #expect(bytes[0] == MetricSampleFormat.version)
+    #expect(bytes[MetricSampleFormat.sampleCountOffset] == 2)
+    let first = MetricSampleFormat.recordHeaderSize
+    #expect(bytes[first + MetricSampleFormat.sampleKindOffset] == MetricKind.histogram.rawValue)
+    #expect(bytes[first + MetricSampleFormat.sampleFlagsOffset] == MetricSampleFormat.hasMinMaxFlag)
+    #expect(word(first + MetricSampleFormat.sampleStartOffset) == sample.startNanoseconds)
+    #expect(word(first + MetricSampleFormat.sampleTimeOffset) == sample.timeNanoseconds)
+    #expect(bytes.count - first >= 2 * MetricSampleFormat.sampleHeaderSize)
   }
 }

@@ -302,3 +302,30 @@ struct MetricsSpoolTests {
     try spool.close()
   }
 }
+
+@Suite("README metrics example")
+struct MetricsReadmeExampleTests {
+  @Test("the README's metrics example counts, times, samples and drops")
+  func readmeExample() throws {
+    let disk = SimulatedFileSystem()
+    let metrics = try MetricsSpool.open(
+      directory: "/var/lib/app/telemetry/metrics", fileSystem: disk,
+      options: MetricsOptions(flushInterval: nil))
+    let uploads = metrics.counter(label: "uploads", dimensions: [("kind", "photo")])
+    uploads.increment()
+    metrics.timer(label: "upload.duration").recordNanoseconds(12_000_000)
+    metrics.gauge(label: "queue.depth").set(4)
+    metrics.histogram(label: "upload.bytes").record(52_000)
+    try metrics.flush()
+    var forwarded: [String] = []
+    var lastForwarded: UInt64 = 0
+    try metrics.forEachSample(from: 1) { sequence, sample in
+      forwarded.append(sample.name)
+      lastForwarded = sequence
+    }
+    #expect(forwarded == ["uploads", "upload.duration", "queue.depth", "upload.bytes"])
+    try metrics.dropThrough(lastForwarded)
+    #expect(try MetricsTestSupport.journalSamples(metrics).isEmpty)
+    try metrics.close()
+  }
+}

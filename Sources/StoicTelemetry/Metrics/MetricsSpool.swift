@@ -7,7 +7,7 @@ public import StoicStore
 /// ```swift
 /// let metrics = try MetricsSpool.open(directory: "/var/lib/app/telemetry/metrics")
 /// let requests = metrics.counter(label: "http.requests", dimensions: [("route", "/upload")])
-/// requests.increment()  // one atomic add in shared memory of the kernel: ~10 ns
+/// requests.increment()  // one atomic add into memory shared with the kernel
 /// let latency = metrics.timer(label: "http.duration")
 /// latency.recordNanoseconds(1_250_000)
 /// ```
@@ -37,8 +37,10 @@ public import StoicStore
 ///   flush interval (plus the flush's own duration). A sample survives once the flush that
 ///   wrote it returned. After a restart of the machine the live file cannot be trusted (the
 ///   kernel may have written back any page of it, stale or torn), so the spool continues every
-///   series from its last synced sample (see ``MetricsLiveFile`` for how it tells the two
-///   apart, and what it sets aside).
+///   series from its last synced sample. It tells the two apart by the machine's boot identity,
+///   written in the header of `live-0.map`: the same boot means only the process ended and the
+///   kernel kept every store; another means the machine restarted. The live files of another
+///   boot are set aside (`live-<n>.map.stale`, replacing those set aside before) and rebuilt.
 /// - A damaged live file never crashes the spool: it is quarantined (renamed, never deleted)
 ///   and reported with ``SpoolEvents/metricsLiveFileQuarantined``.
 /// - Cardinality: at most ``MetricsOptions/cardinalityLimit`` series per metric name and kind;
@@ -95,7 +97,7 @@ public final class MetricsSpool: Sendable {
   }
 
   /// Opens (creating if needed) the metrics spool in `directory`: opens its journal, then
-  /// adopts or rebuilds its live files (see ``MetricsLiveFile``), and starts the interval
+  /// adopts or rebuilds its live files (as the guarantees above say), and starts the interval
   /// flush.
   ///
   /// Blocks on file system calls (and, for a rebuild, on reading the journal).

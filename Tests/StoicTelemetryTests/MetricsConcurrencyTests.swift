@@ -1,5 +1,7 @@
 import Dispatch
+import Foundation
 import StoicStore
+import Synchronization
 import Testing
 
 @testable import StoicTelemetry
@@ -20,7 +22,7 @@ struct MetricsConcurrencyTests {
       let doubles = spool.floatingPointCounter(label: "doubles")
       let gauge = spool.gauge(label: "gauge")
       let histogram = spool.histogram(label: "histogram", bounds: [10, 20])
-      DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+      Self.together(Self.threads) { thread in
         // Each thread also makes its own handles, some for series another thread makes too.
         let own = spool.counter(label: "own", dimensions: [("thread", "\(thread)")])
         let pair = spool.counter(label: "pair", dimensions: [("pair", "\(thread / 2)")])
@@ -95,6 +97,47 @@ struct MetricsConcurrencyTests {
       #expect(reopened.currentSamples().count == 600)
       #expect(reopened.currentSamples().allSatisfy { $0.value == .integer(Int64(Self.threads)) })
       try reopened.close()
+    }
+  }
+
+  /// Runs `body` on `count` threads of their own, released together once all have started.
+  static func together(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let ready = Atomic<Int>(0)
+    let group = DispatchGroup()
+    for index in 0..<count {
+      group.enter()
+      Thread.detachNewThread {
+        ready.add(1, ordering: .relaxed)
+        while ready.load(ordering: .relaxed) < count {}
+        body(index)
+        group.leave()
+      }
+    }
+    group.wait()
+  }
+
+  @Test("compare-and-swap additions of doubles from threads released together lose nothing")
+  func floatContention() throws {
+    try Support.withScratch { directory in
+      let spool = try MetricsSpool.open(directory: directory, options: Support.options())
+      let doubles = spool.floatingPointCounter(label: "doubles")
+      let gauge = spool.gauge(label: "gauge")
+      let histogram = spool.histogram(label: "histogram")
+      Self.together(4) { thread in
+        for step in 0..<250_000 {
+          doubles.increment(by: 0.25)
+          gauge.increment(by: thread % 2 == 0 ? 0.5 : -0.25)
+          if step % 8 == 0 { histogram.record(Double(thread)) }
+        }
+      }
+      #expect(doubles.value == 250_000)
+      let up: Double = 2 * 250_000 * 0.5
+      let down: Double = 2 * 250_000 * 0.25
+      #expect(gauge.value == up - down)
+      let recorded = histogram.value
+      #expect(recorded.count == 125_000)
+      #expect(recorded.sum == 31_250 * 6)
+      try spool.close()
     }
   }
 }

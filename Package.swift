@@ -49,6 +49,7 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
     ),
+    .target(name: "CStoicAtomics"),
     .target(
       name: "StoicStore",
       dependencies: ["CStoicZstd", "CStoicCRC32C"],
@@ -56,7 +57,7 @@ let package = Package(
     ),
     .target(
       name: "StoicTesting",
-      dependencies: ["StoicStore"],
+      dependencies: ["StoicStore", "CStoicAtomics"],
       swiftSettings: strictSettings
     ),
     .target(
@@ -66,7 +67,7 @@ let package = Package(
     ),
     .target(
       name: "StoicTelemetry",
-      dependencies: ["StoicStore"],
+      dependencies: ["StoicStore", "CStoicAtomics"],
       swiftSettings: strictSettings
     ),
     .target(
@@ -115,14 +116,20 @@ let package = Package(
       dependencies: ["StoicCLI"],
       swiftSettings: strictSettings
     ),
+    // The child process the metrics spool's SIGKILL test starts and kills.
+    .executableTarget(
+      name: "stoic-metrics-child",
+      dependencies: ["StoicTelemetry", "StoicStore"],
+      swiftSettings: strictSettings
+    ),
     .testTarget(
       name: "StoicStoreTests",
-      dependencies: ["StoicStore", "StoicTesting"],
+      dependencies: ["StoicStore", "StoicTesting", "CStoicAtomics"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "StoicTestingTests",
-      dependencies: ["StoicStore", "StoicTesting"],
+      dependencies: ["StoicStore", "StoicTesting", "CStoicAtomics"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -132,7 +139,17 @@ let package = Package(
     ),
     .testTarget(
       name: "StoicTelemetryTests",
-      dependencies: ["StoicTelemetry", "StoicStore", "StoicTesting"],
+      dependencies: ["StoicTelemetry", "StoicStore", "StoicTesting", "stoic-metrics-child"],
+      swiftSettings: strictSettings
+    ),
+    // The swift-metrics adapter's tests: built (non-empty) only with the `SwiftMetrics` trait.
+    .testTarget(
+      name: "StoicMetricsTests",
+      dependencies: [
+        "StoicMetrics", "StoicTelemetry", "StoicStore", "StoicTesting",
+        .product(
+          name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["SwiftMetrics"])),
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(

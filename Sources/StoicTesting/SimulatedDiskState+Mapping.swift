@@ -6,6 +6,21 @@ extension SimulatedDiskState {
   ///
   /// - Returns: The mapping's number.
   mutating func map(_ handle: FileHandle, length: UInt64) throws(StoreError) -> Int {
+    let file = try reserveForMapping(handle, length: length)
+    let number = nextMapping
+    nextMapping += 1
+    mappings[number] = (file.inode, length, 0)
+    return number
+  }
+
+  /// What `posix_fallocate` + `mmap` check and do before mapping: the handle open for writing,
+  /// a length above 0, the `noSpaceOnMap` fault, and a pending zero-extending truncate when the
+  /// file is shorter than `length` (memory mappings' changed pages are written back first).
+  ///
+  /// - Returns: The open file.
+  mutating func reserveForMapping(_ handle: FileHandle, length: UInt64) throws(StoreError)
+    -> OpenFile
+  {
     let file = try openFile(handle, "mmap")
     guard file.writable else {
       throw StoreError.system("mmap", .permissionDenied, path: handle.path)
@@ -15,14 +30,12 @@ extension SimulatedDiskState {
     if consumeMapFault() {
       throw StoreError.system("posix_fallocate", .noSpace, path: handle.path)
     }
+    captureMemory(inode: file.inode)
     if (contents[file.inode]?.count ?? 0) < size {
       appendPending(.truncate(size: size), to: file.inode)
       recordOperation()
     }
-    let number = nextMapping
-    nextMapping += 1
-    mappings[number] = (file.inode, length, 0)
-    return number
+    return file
   }
 
   /// A `memcpy` into mapping `number`: a pending write, like `pwrite` (a crash may lose, tear

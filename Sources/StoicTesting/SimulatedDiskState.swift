@@ -45,8 +45,11 @@ struct SimulatedDiskState: Sendable {
   /// Open mappings (``SimulatedFileMapping``) by number: the inode each maps, its length and
   /// the offset below which it was released.
   var mappings: [Int: (inode: Int, length: UInt64, released: UInt64)] = [:]
-  /// The next mapping number.
+  /// The next mapping number (shared by file and memory mappings).
   var nextMapping = 1
+  /// Open memory mappings (``SimulatedMemoryMapping``) by number: see
+  /// ``SimulatedDiskState/MemoryRegion``.
+  var memoryMappings: [Int: MemoryRegion] = [:]
 
   /// Counts an operation and, when recording, remembers the disk after it.
   mutating func recordOperation() {
@@ -80,6 +83,7 @@ struct SimulatedDiskState: Sendable {
 
   /// Makes everything pending durable.
   mutating func settle() {
+    captureMemory()
     for inode in disk.inodes.keys {
       disk.inodes[inode] = DiskSnapshot.Inode(durable: contents[inode] ?? [], pending: [])
     }
@@ -97,6 +101,7 @@ struct SimulatedDiskState: Sendable {
     }
     for file in handles.values { live.insert(file.inode) }
     for mapping in mappings.values { live.insert(mapping.inode) }
+    for region in memoryMappings.values { live.insert(region.inode) }
     for inode in disk.inodes.keys where !live.contains(inode) {
       disk.inodes[inode] = nil
       contents[inode] = nil

@@ -26,7 +26,8 @@ extension SimulatedFileSystem {
     _ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
   ) throws(StoreError) -> Int {
     try state.withLock { (state) throws(StoreError) in
-      try state.read(handle, into: buffer, at: offset)
+      state.captureMemory(inode: state.handles[handle.descriptor]?.inode ?? 0)
+      return try state.read(handle, into: buffer, at: offset)
     }
   }
 
@@ -41,7 +42,10 @@ extension SimulatedFileSystem {
   {
     let copied = [UInt8](bytes)
     try state.withLock { (state) throws(StoreError) in
+      let inode = state.handles[handle.descriptor]?.inode ?? 0
+      state.captureMemory(inode: inode)
       try state.write(handle, copied, at: offset)
+      state.storeIntoMemory(inode: inode, copied, at: Int(offset))
     }
   }
 
@@ -59,20 +63,42 @@ extension SimulatedFileSystem {
     return SimulatedFileMapping(fileSystem: self, number: number, length: length, path: handle.path)
   }
 
+  /// Maps the file's first `length` bytes as a buffer of memory (see
+  /// ``SimulatedMemoryMapping``): a file shorter than that is extended with a pending
+  /// zero-extending truncate (durable after ``sync(_:)``).
+  ///
+  /// - Throws: As ``map(_:length:)``.
+  public func mapMemory(_ handle: FileHandle, length: UInt64) throws(StoreError)
+    -> any MemoryMapping
+  {
+    let (number, buffer) = try state.withLock { (state) throws(StoreError) in
+      try state.mapMemory(handle, length: length)
+    }
+    return SimulatedMemoryMapping(
+      fileSystem: self, number: number, buffer: buffer, length: length)
+  }
+
   /// Sets the file's size as a pending truncate (cutting or zero-extending).
   ///
   /// - Throws: `StoreError` from `ftruncate`: `EBADF` for a closed handle, `EINVAL` for a
   ///   read-only one.
   public func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError) {
-    try state.withLock { (state) throws(StoreError) in try state.truncate(handle, to: size) }
+    try state.withLock { (state) throws(StoreError) in
+      state.captureMemory(inode: state.handles[handle.descriptor]?.inode ?? 0)
+      try state.truncate(handle, to: size)
+    }
   }
 
-  /// Makes the file's pending writes and truncates durable.
+  /// Makes the file's pending writes and truncates durable. First, the changed pages of every
+  /// memory mapping become pending writes (see ``SimulatedMemoryMapping``).
   ///
   /// - Throws: `StoreError` from `fsync`: `EBADF` for a closed handle; `EIO` when
   ///   ``SimulatedFault/ioErrorOnSync(nth:)`` fires, after dropping the pending operations.
   public func sync(_ handle: FileHandle) throws(StoreError) {
-    try state.withLock { (state) throws(StoreError) in try state.sync(handle) }
+    try state.withLock { (state) throws(StoreError) in
+      state.captureMemory()
+      try state.sync(handle)
+    }
   }
 
   /// Makes the directory's pending creates, renames and removes durable.

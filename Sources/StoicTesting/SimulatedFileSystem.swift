@@ -43,10 +43,12 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
   }
 
   /// The current contents of the file at `path`, as the running process sees them (every
-  /// pending operation applied), or nil when no file is there.
+  /// pending operation applied, memory mappings' stores written back), or nil when no file is
+  /// there.
   public func contents(_ path: String) -> [UInt8]? {
     state.withLock { state in
-      state.names[SimulatedPath.normalize(path)].map { state.contents[$0] ?? [] }
+      state.captureMemory()
+      return state.names[SimulatedPath.normalize(path)].map { state.contents[$0] ?? [] }
     }
   }
 
@@ -111,6 +113,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
   /// locks or faults, and an operation count of zero.
   public func copy() -> SimulatedFileSystem {
     let copied = state.withLock { state in
+      state.captureMemory()
       var copy = SimulatedDiskState()
       copy.disk = state.disk
       copy.names = state.names

@@ -52,7 +52,7 @@ struct StoreErrorTests {
   static let perCall: [(String, Int32, StoreError.Code)] = [
     ("fdatasync", EBADF, .closed), ("pwrite", EBADF, .closed), ("close", EBADF, .closed),
     ("flock", EWOULDBLOCK, .locked), ("mmap", ENODEV, .unsupported),
-    ("mmap", EINVAL, .unsupported), ("fdatasync", EINVAL, .unsupported),
+    ("mmap", EINVAL, .invalidArgument), ("fdatasync", EINVAL, .unsupported),
     ("rename", EXDEV, .unsupported), ("rename", ENOTEMPTY, .alreadyExists),
     ("open", EISDIR, .invalidArgument), ("ftruncate", EFBIG, .invalidArgument),
     ("open", ENAMETOOLONG, .invalidArgument), ("pwrite", EXDEV, .other),

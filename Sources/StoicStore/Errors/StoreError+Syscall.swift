@@ -91,9 +91,11 @@ enum SystemCall: Sendable, Hashable {
       return (.closed, "the handle was already closed")
     case (.lock, .resourceTemporarilyUnavailable), (.lock, .busy):
       return (.locked, "another handle or process holds the lock")
-    case (.map, .noDevice), (.map, .invalidArgument), (.map, .notSupported),
-      (.reserve, .notSupported), (.reserve, .noDevice):
+    case (.map, .noDevice), (.map, .notSupported), (.reserve, .notSupported),
+      (.reserve, .noDevice):
       return (.unsupported, "the file system cannot do this for this file")
+    case (.map, .invalidArgument):
+      return (.invalidArgument, "the length or offset is not one this file can be mapped with")
     case (.sync, .invalidArgument), (.sync, .notSupported):
       return (.unsupported, "the file system does not support this kind of sync")
     case (.sync, .ioError):

@@ -64,6 +64,21 @@ public protocol FileSystem: Sendable {
   ///   or beyond what the platform can map. A caller can fall back to positional writes.
   func map(_ handle: FileHandle, length: UInt64) throws(StoreError) -> any FileMapping
 
+  /// Reserves the disk blocks of the file's first `length` bytes (extending the file with
+  /// zeros if it is shorter) and maps them shared for reading and writing in place (see
+  /// ``MemoryMapping``): for words that threads update with atomic instructions.
+  ///
+  /// The extension is durable after ``sync(_:)``, like ``map(_:length:)``'s. The mapping stays
+  /// valid after the handle is closed, until ``MemoryMapping/close()``. A file system that
+  /// cannot do this keeps the default, which throws ``StoreError/Code/unsupported``.
+  ///
+  /// - Parameters:
+  ///   - handle: A handle opened for writing.
+  ///   - length: How many bytes to map, more than 0.
+  /// - Returns: The mapping; close it before cutting the file.
+  /// - Throws: As ``map(_:length:)``.
+  func mapMemory(_ handle: FileHandle, length: UInt64) throws(StoreError) -> any MemoryMapping
+
   /// Sets the file's size, cutting or zero-extending it.
   func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError)
 

@@ -16,15 +16,33 @@ extension PosixFileSystem {
   ///   map files); ``StoreError/Code/invalidArgument`` for a length of 0 or beyond the address
   ///   space.
   public func map(_ handle: FileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
+    let base = try mapShared(handle, length: length)
+    return PosixFileMapping(base: base, length: length, path: handle.path)
+  }
+
+  /// Reserves the blocks of `[0, length)` and maps them `MAP_SHARED`, `PROT_READ | PROT_WRITE`,
+  /// exactly as ``map(_:length:)`` does, handing out the memory.
+  ///
+  /// - Throws: As ``map(_:length:)``.
+  public func mapMemory(_ handle: FileHandle, length: UInt64) throws(StoreError)
+    -> any MemoryMapping
+  {
+    let base = try mapShared(handle, length: length)
+    return PosixMemoryMapping(base: base, length: length, path: handle.path)
+  }
+
+  /// Reserves the blocks of `[0, length)` and maps them shared for reading and writing.
+  private func mapShared(_ handle: FileHandle, length: UInt64) throws(StoreError)
+    -> UnsafeMutableRawPointer
+  {
     guard length > 0, length <= UInt64(Int.max / 2) else {
       throw StoreError(
         .invalidArgument, "cannot map \(length) bytes of \(handle.path)", path: handle.path)
     }
     try reserve(handle, length: length)
-    let base = try Syscall.mapping("mmap", path: handle.path) {
+    return try Syscall.mapping("mmap", path: handle.path) {
       mmap(nil, Int(length), PROT_READ | PROT_WRITE, MAP_SHARED, handle.descriptor, 0)
     }
-    return PosixFileMapping(base: base, length: length, path: handle.path)
   }
 
   /// Makes sure the disk blocks of `[0, length)` are allocated, extending the file if needed.

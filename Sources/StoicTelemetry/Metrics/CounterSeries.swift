@@ -1,0 +1,43 @@
+import CStoicAtomics
+
+/// A handle on a counter series of a ``MetricsSpool``: a monotonic integer sum, exported as a
+/// cumulative OTLP `Sum`.
+///
+/// Made by ``MetricsSpool/counter(label:dimensions:)``; handles made for the same label and
+/// dimensions update the same series. An increment is one atomic add to the series' word in
+/// the spool's live file, which is shared memory of the kernel: when ``increment(by:)``
+/// returns, the new value survives a crash of the process (SIGKILL included). It survives a
+/// power loss once a flush that sampled it has synced. No lock, no lookup, no allocation, no
+/// system call. Safe to use from any thread, also after the spool is closed (the increments then
+/// reach the live file, where the next open finds them).
+public final class CounterSeries: @unchecked Sendable {
+  let series: MetricsSeries
+  private let word: UnsafeMutableRawPointer
+
+  init(_ series: MetricsSeries) {
+    self.series = series
+    self.word = series.cell(MetricsLiveFormat.valueCell)
+  }
+
+  /// Adds `amount`; amounts of zero or less are ignored (a counter never decreases).
+  @inlinable
+  public func increment(by amount: Int64 = 1) {
+    guard amount > 0 else { return }
+    add(UInt64(amount))
+  }
+
+  @usableFromInline
+  func add(_ amount: UInt64) {
+    stoic_atomic_add(word, amount)
+  }
+
+  /// Starts the sum again from zero, with a new start time (an OTLP reset).
+  public func reset() {
+    series.reset()
+  }
+
+  /// The current sum.
+  public var value: Int64 {
+    Int64(bitPattern: stoic_atomic_load(word))
+  }
+}

@@ -8,7 +8,33 @@
 /// and a field's Swift value to ``SettingsJSON`` and back.
 enum SettingsCoding {
   /// Parses JSON text (JSON5, with comments, when `json5` is on).
+  ///
+  /// The decoder sees only text it cannot trap or overflow its stack on (see
+  /// ``scan(_:json5:stoppingAbove:)``): UTF-8 throughout, no number at the top level (the
+  /// decoder reads past the end of a number that is the whole text), nested at most
+  /// ``maxNesting`` levels deep as the parser counts them, and numbers of the forms
+  /// ``isSafeNumber(_:)`` allows.
+  ///
+  /// - Throws: ``SettingsDocumentProblem`` for text that fails those checks; the decoder's
+  ///   error for text that is not JSON.
   static func parse(_ bytes: [UInt8], json5: Bool) throws -> SettingsJSON {
+    if let offset = firstInvalidUTF8(in: bytes) {
+      throw SettingsDocumentProblem(
+        message: "not JSON: the text is not UTF-8 (an invalid byte at offset \(offset))")
+    }
+    let scan = scan(bytes, json5: json5, stoppingAbove: maxNesting)
+    guard scan.deepest <= maxNesting else {
+      throw SettingsDocumentProblem(message: "wrong shape: nested deeper than \(maxNesting) levels")
+    }
+    guard !scan.startsWithNumber else {
+      throw SettingsDocumentProblem(message: "wrong shape: the top level is a number")
+    }
+    if let number = scan.unsafeNumber {
+      let text = String(decoding: bytes[number], as: UTF8.self)
+      throw SettingsDocumentProblem(
+        message: "not JSON: the number \(trimmed(text, limit: 40)) at offset "
+          + "\(number.lowerBound) is not one this reader accepts")
+    }
     let decoder = JSONDecoder()
     decoder.allowsJSON5 = json5
     return try decoder.decode(SettingsJSON.self, from: Data(bytes))

@@ -6,15 +6,11 @@ extension SettingsSchema {
   func parse(_ bytes: [UInt8], format: SettingsFormat) -> Result<
     SettingsDocument, SettingsDocumentProblem
   > {
-    let json5 = format == .handEdited
-    guard !SettingsCoding.nestsDeeper(than: SettingsCoding.maxNesting, bytes, json5: json5) else {
-      return .failure(
-        SettingsDocumentProblem(
-          message: "wrong shape: nested deeper than \(SettingsCoding.maxNesting) levels"))
-    }
     let json: SettingsJSON
     do {
-      json = try SettingsCoding.parse(bytes, json5: json5)
+      json = try SettingsCoding.parse(bytes, json5: format == .handEdited)
+    } catch let problem as SettingsDocumentProblem {
+      return .failure(problem)
     } catch {
       return .failure(
         SettingsDocumentProblem(message: "not JSON: \(SettingsCoding.describe(error))"))

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// How hard ``CrashExplorer`` looks: how many crash images per crash point are enumerated
 /// exhaustively before it samples them with a fixed seed, and whether recovery is crashed too.
 ///
@@ -48,21 +42,8 @@ public struct CrashBudget: Sendable, Hashable {
   /// The ordinary test run keeps the default of 64; a long run sets, for example,
   /// `STOIC_CRASH_BUDGET=5000`.
   public static func fromEnvironment(default: Int = 64) -> CrashBudget {
-    var budget = CrashBudget(imagesPerCrashPoint: `default`)
-    if let text = environment("STOIC_CRASH_BUDGET"), let value = Int(text), value > 0 {
-      budget.imagesPerCrashPoint = value
-    }
-    if let text = environment("STOIC_CRASH_SEED") {
-      let value =
-        text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text, radix: 10)
-      if let value { budget.seed = value }
-    }
-    return budget
-  }
-
-  /// The value of an environment variable, without Foundation.
-  private static func environment(_ name: String) -> String? {
-    guard let value = getenv(name) else { return nil }
-    return String(cString: value)
+    CrashBudget(
+      imagesPerCrashPoint: TestEnvironment.positiveInteger("STOIC_CRASH_BUDGET") ?? `default`,
+      seed: TestEnvironment.seed("STOIC_CRASH_SEED") ?? defaultSeed)
   }
 }

@@ -261,8 +261,11 @@ struct JournalCompressedFormatTests {
     let (path, _) = try Self.smallCompressedJournal(disk)
     let base = disk.crashedDurableOnly()
     let first = try #require(JournalFileNames.parseSegment(Path.name(of: path))?.first)
+    // The forged segment holds as many records as the real one (its trailer's count), so that
+    // the segment after it still starts right after its last record.
+    let count = JournalFrame.loadLE64(Array(try #require(base.contents(path)).suffix(16)), 0)
     var encoder = JournalRecordBlock.Encoder()
-    for sequence in first..<(first + 3) {
+    for sequence in first..<(first + count) {
       Support.payload(sequence).withUnsafeBytes { encoder.append(sequence: sequence, payload: $0) }
     }
     let raw = encoder.columns() + encoder.rests
@@ -271,7 +274,7 @@ struct JournalCompressedFormatTests {
       bytes += JournalCompressedSegment.block(
         kind: JournalCompressedSegment.kindZstd, rawLength: claimed,
         stored: try Zstd.compress(raw, level: 1))
-      bytes += JournalCompressedSegment.trailer(records: 3, lastSequence: first + 2)
+      bytes += JournalCompressedSegment.trailer(records: count, lastSequence: first + count - 1)
       let copy = base.copy()
       copy.setDurableContents(path, bytes)
       switch Self.read(copy) {

@@ -155,4 +155,7 @@ final class JournalEventLog: Sendable {
   var sink: EventSink { EventSink { event in self.storage.withLock { $0.append(event) } } }
   var events: [StoreEvent] { storage.withLock { $0 } }
   func named(_ name: String) -> [StoreEvent] { events.filter { $0.name == name } }
+  func named(_ definition: EventDefinition) -> [StoreEvent] {
+    events.filter { $0.definition == definition }
+  }
 }

@@ -74,11 +74,11 @@ struct OutboxHandMadeSnapshot {
     let outbox = try Outbox<String>(
       directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions(),
       events: events.sink)
-    // Defaulted entries are queued, dated at the epoch, and so drain first.
-    #expect(await outbox.pending.map(\.key) == ["OLD1", "FLY", "NEW1"])
+    // Defaulted entries are queued and dated at the epoch; every entry keeps its place.
+    #expect(await outbox.pending.map(\.key) == ["NEW1", "OLD1", "FLY"])
     #expect(await outbox.pending.map(\.state) == [.queued, .queued, .queued])
-    #expect(await outbox.pending.map(\.createdAt) == [0, 0, 1_700_000_000_000])
-    #expect(await outbox.pending.map(\.item) == ["old one", "flying", "new one"])
+    #expect(await outbox.pending.map(\.createdAt) == [1_700_000_000_000, 0, 0])
+    #expect(await outbox.pending.map(\.item) == ["new one", "old one", "flying"])
     // The entry with no key is reported, not dropped.
     let unreadable = await outbox.unreadable
     #expect(unreadable.count == 1)
@@ -89,7 +89,7 @@ struct OutboxHandMadeSnapshot {
     // Delivering the rest and compacting keeps it, byte for byte.
     let receiver = OutboxScriptedReceiver([])
     _ = try await outbox.deliverPending { receiver.answer($0) }
-    #expect(receiver.sent.map(\.key) == ["OLD1", "FLY", "NEW1"])
+    #expect(receiver.sent.map(\.key) == ["NEW1", "OLD1", "FLY"])
     try await outbox.compact()
     try await outbox.close()
     let journal = try Journal.open(directory: "/outbox", fileSystem: disk)
@@ -161,5 +161,38 @@ struct OutboxHandMadeSnapshot {
     #expect(pending == ["D"], "\(pending)")
     #expect(await third.unreadable.map(\.key) == ["B"])
     #expect(try await !third.enqueue("c", key: "C"))
+  }
+
+  @Test("the queue keeps its order across a compaction, whatever the creation times")
+  func compactionKeepsTheQueueOrder() async throws {
+    // The wall clock reads the epoch for the second entry (a device without a clock, set
+    // back): its creation time is 0, like that of an entry an older format wrote.
+    let disk = SimulatedFileSystem()
+    let clock = OutboxManualClock()
+    let options = outboxTestOptions(clock: clock)
+    let first = try Outbox<String>(
+      directory: "/outbox", fileSystem: disk, codec: .utf8, options: options)
+    try await first.enqueue("one", key: "batch-1")
+    clock.advance(milliseconds: -clock.now)
+    try await first.enqueue("two", key: "a")
+    #expect(await first.pending.map(\.key) == ["batch-1", "a"])
+    #expect(await first.pending.map(\.createdAt) == [1_700_000_000_000, 0])
+    try await first.close()
+
+    // Replayed from the log: the order the entries were enqueued in.
+    let replayed = try Outbox<String>(
+      directory: "/outbox", fileSystem: disk, codec: .utf8, options: options)
+    #expect(await replayed.pending.map(\.key) == ["batch-1", "a"])
+    try await replayed.compact()
+    try await replayed.close()
+
+    // Read back from the snapshot: the same order.
+    let compacted = try Outbox<String>(
+      directory: "/outbox", fileSystem: disk, codec: .utf8, options: options)
+    #expect(await compacted.pending.map(\.key) == ["batch-1", "a"])
+    let receiver = OutboxScriptedReceiver([])
+    _ = try await compacted.deliverPending { receiver.answer($0) }
+    #expect(receiver.sent.map(\.key) == ["batch-1", "a"])
+    try await compacted.close()
   }
 }

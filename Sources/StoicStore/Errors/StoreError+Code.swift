@@ -36,6 +36,9 @@ extension StoreError {
     public static let closed = Code("closed")
     /// The caller passed something the store cannot accept (a record too large, a bad name).
     public static let invalidArgument = Code("invalidArgument")
+    /// The store has used every number it can give: a journal whose records reached
+    /// sequence 2^62 takes no further record.
+    public static let sequenceLimitReached = Code("sequenceLimitReached")
     /// The operation is not supported here.
     public static let unsupported = Code("unsupported")
     /// A broken internal invariant of Stoic: a defect, never the caller's input or the disk's

@@ -11,10 +11,11 @@ extension Journal {
   ///   - payload: The record's bytes, at most ``JournalOptions/maxRecordSize``.
   ///   - durable: Return only once the record is durable, whatever the policy.
   /// - Returns: The record's sequence number.
-  /// - Throws: ``StoreError/Code/invalidArgument`` for a payload that is too large; the write's
-  ///   error (``StoreError/Code/diskFull``, ``StoreError/Code/io`` …) after rolling the file
-  ///   back to its last good end; ``StoreError/Code/poisoned`` after a failed sync;
-  ///   ``StoreError/Code/closed`` after ``close()``.
+  /// - Throws: ``StoreError/Code/invalidArgument`` for a payload that is too large;
+  ///   ``StoreError/Code/sequenceLimitReached`` once the records reached sequence 2^62 (nothing
+  ///   is written); the write's error (``StoreError/Code/diskFull``, ``StoreError/Code/io`` …)
+  ///   after rolling the file back to its last good end; ``StoreError/Code/poisoned`` after a
+  ///   failed sync; ``StoreError/Code/closed`` after ``close()``.
   @discardableResult
   public func append(_ payload: [UInt8], durable: Bool = false) throws(StoreError) -> UInt64 {
     try checkRecordSize(payload.count)
@@ -177,6 +178,16 @@ extension Journal {
     try core.checkUsable(directory)
     let first = core.lastSequence + 1
     guard batch.records > 0 else { return Written(sequences: first..<first, waits: false) }
+    // Frames and segment names stop at maximumSequence: a record beyond it could be written
+    // but never read back.
+    assert(core.lastSequence <= JournalFrame.maximumSequence, "sequence beyond the maximum")
+    guard UInt64(batch.records) <= JournalFrame.maximumSequence - core.lastSequence else {
+      throw StoreError(
+        .sequenceLimitReached,
+        "the journal's records reached sequence \(core.lastSequence); \(batch.records) more "
+          + "would pass the last one a journal can hold (\(JournalFrame.maximumSequence))",
+        path: directory)
+    }
     guard let activeEnd = core.active?.end, let activeFirst = core.active?.first else {
       throw StoreError(.closed, "the journal has no active segment", path: directory)
     }

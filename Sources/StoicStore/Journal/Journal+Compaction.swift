@@ -81,9 +81,11 @@ extension Journal {
     // A replaced segment still being sealed is sealed now, so that it can be covered.
     try sealPendingLocked(core: &core)
     if let active = core.active, checkpoint.lowWater >= core.lastSequence,
-      core.lastSequence >= active.first, active.end > 0
+      core.lastSequence >= active.first, active.end > 0,
+      core.lastSequence < JournalFrame.maximumSequence
     {
-      // The active segment is wholly covered: replace and seal it so it can be removed.
+      // The active segment is wholly covered: replace and seal it so it can be removed (unless
+      // every sequence is used: no segment could follow it).
       try roll(core: &core)
       try sealPendingLocked(core: &core)
     }
@@ -93,11 +95,7 @@ extension Journal {
     }
     let path = Path.join(directory, JournalFileNames.checkpoint)
     let dropped = checkpoint.lowWater - min(core.lowWater, checkpoint.lowWater)
-    let encoded = checkpoint.encoded()
-    // The checkpoint carries its own checksums; AtomicFile adds the replace sequence and the
-    // free-space preflight.
-    let plain = AtomicFile.Options(envelope: false, keepPrevious: false)
-    try AtomicFile(path: path, fileSystem: fileSystem, options: plain).write(encoded)
+    try checkpoint.store(in: directory, fileSystem: fileSystem)
     core.lowWater = checkpoint.lowWater
     if !options.mutations.contains(.truncateBeforeSnapshot) {
       try removeSegments(removable, core: &core)

@@ -64,15 +64,23 @@ extension Journal {
       return true
     }
     guard schedule else { return }
+    // The job holds the journal only during the call below; the next job is scheduled through
+    // the weak reference afterwards, so a journal nobody else holds is not revived by it.
     DispatchQueue.global(qos: .utility).async { [weak self] in
-      guard let self else { return }
-      self.state.withLock { $0.maintenanceScheduled = false }
-      do {
-        try self.finishPendingSeal()
-        if try self.compressOneSealedSegment() { self.scheduleMaintenance() }
-      } catch {
-        return
-      }
+      guard self?.compressOneInBackground() == true else { return }
+      self?.scheduleMaintenance()
+    }
+  }
+
+  /// One background maintenance job: finishes a pending seal and compresses one sealed
+  /// segment. Returns whether one was compressed (so another may be left).
+  private func compressOneInBackground() -> Bool {
+    state.withLock { $0.maintenanceScheduled = false }
+    do {
+      try finishPendingSeal()
+      return try compressOneSealedSegment()
+    } catch {
+      return false
     }
   }
 

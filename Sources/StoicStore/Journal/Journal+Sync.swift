@@ -176,6 +176,7 @@ extension Journal {
     try sealPendingLocked(core: &core)
     guard let active = core.active else { return }
     let next = core.lastSequence + 1
+    assert(next > active.first && next <= JournalFrame.maximumSequence, "roll to segment \(next)")
     let name = JournalFileNames.segment(first: next, kind: .log)
     let path = Path.join(directory, name)
     let handle = try fileSystem.open(path, .createOrOpen)

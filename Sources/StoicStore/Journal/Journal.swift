@@ -64,26 +64,46 @@ import Dispatch
 ///
 /// ## Recovery rules (at open)
 ///
+/// The rules a journal's segments keep, and what open does with a directory that breaks one,
+/// are written down once (`JournalSegmentRules`, its cases labelled @A to @J, and @K to @P
+/// where open applies them) and applied to `.log` and `.zst` segments alike, at every open:
+/// whatever one open accepts, the next accepts too, and a record acknowledged after an open is
+/// never removed by the next one.
+///
 /// 1. Remove stale temporaries; read the checkpoint (a damaged one is corruption).
-/// 2. Remove sealed segments wholly at or below the low-water mark (finishing an interrupted
-///    drop); where both `.zst` and `.log` of one segment exist, keep the `.zst` (it was
-///    renamed into place only after it was durable) and remove the `.log`.
-/// 3. Scan every `.log` segment in order through a bounded window (at most
-///    `max(readWindow, one frame)` bytes in memory). A sealed `.zst` segment is trusted once
-///    its header and trailer (record count, last sequence) check: it was renamed into place
-///    only after it was durable, and each of its blocks is checked by its CRC when read, so a
-///    damaged block is refused with ``StoreError/Code/corrupt`` by the read that reaches it,
-///    not by open. A frame is valid only if it fits in the
-///    file, is within `maxRecordSize`, its CRC checks, and its sequence is above its
-///    predecessor's (a hole of zeros is never valid).
-/// 4. An active segment's tail of zeros up to the end of the file is its unused preallocation:
-///    the end, not damage, and nothing is reported. The segment before the active one is
-///    recovered as the active one is (its seal may not have happened), then: if its last
-///    record is the one before the active segment's first, its tail is cut and it is sealed;
-///    otherwise power was lost before its seal, nothing in the active segment can have been
-///    durable, and the active segment is removed (``StoreEvents/journalTruncated``; a valid
-///    sync marker in it would be corruption), leaving this one active.
-/// 5. At the first invalid frame of the active segment, look for a valid sync marker after it
+/// 2. One file per first sequence: where a `.zst` and a `.log` name the same one (compression
+///    stopped between renaming the `.zst` into place and removing the `.log`), the `.log` is
+///    removed if the `.zst` reads whole and holds exactly its records; otherwise the copy
+///    holding less (or a `.zst` that does not read) is set aside as `<name>.corrupt-0`. Remove
+///    sealed segments wholly at or below the low-water mark (finishing an interrupted drop).
+/// 3. A sealed `.zst` segment is trusted once its header and trailer (record count, last
+///    sequence) check: it was renamed into place only after it was durable, and each of its
+///    blocks is checked by its CRC when read, so a damaged block is refused with
+///    ``StoreError/Code/corrupt`` by the read that reaches it, not by open. Every `.log` segment
+///    is scanned in order through a bounded window (at most `max(readWindow, one frame)` bytes
+///    in memory). A frame is valid only if it fits in the file, is within `maxRecordSize`, its
+///    CRC checks, its sequence is at least its segment's first and at most 2^62
+///    (`JournalFrame.maximumSequence`), and above its predecessor's (a hole of zeros is never
+///    valid).
+/// 4. Every segment must be in place, in order: the first at or below the low-water mark + 1,
+///    each next one right after the last record of the one before (a segment holding no record
+///    ends at its first sequence - 1). A segment starting at or below a record of the one
+///    before (two files claiming the same sequences) is refused with ``StoreError/Code/corrupt``
+///    naming it, or with ``JournalOptions/salvage`` set aside whole. Records missing before a
+///    segment are refused the same way, or with salvage accepted and reported
+///    (``StoreEvents/journalCorruptionDetected`` and ``StoreEvents/journalSalvaged``); when
+///    they come before the first segment, salvage raises the low-water mark to just below it
+///    (the checkpoint is rewritten, its snapshot kept), so the journal is whole again.
+/// 5. The active segment is the last `.log`. Its tail of zeros up to the end of the file is its
+///    unused preallocation: the end, not damage, and nothing is reported. The segment before
+///    it, if a `.log`, is recovered as the active one is (its seal may not have happened),
+///    then: if its last record is the one before the active segment's first, its tail is cut
+///    and it is sealed. Otherwise, if the active segment holds no valid sync marker, power was
+///    lost before the seal, nothing in the active segment can have been durable (every sync of
+///    it makes the seal first), and the active segment is removed
+///    (``StoreEvents/journalTruncated``), leaving this one active. A valid sync marker in the
+///    active segment proves the seal had been made: the records between are missing, as in 4.
+/// 6. At the first invalid frame of the active segment, look for a valid sync marker after it
 ///    claiming a durable end beyond it. If there is one, or if the segment is sealed, the damage
 ///    is inside data that had been durable: corruption. Open refuses with
 ///    ``StoreError/Code/corrupt`` (cause ``JournalDamage``: file, offset, length) and the
@@ -92,11 +112,17 @@ import Dispatch
 ///    record is kept (the segment is rewritten atomically without the damage), and
 ///    ``StoreEvents/journalSalvaged`` reports it. A valid *record* after the damage is never
 ///    taken as proof on its own: a crash can keep a later pending write without an earlier one.
-/// 6. Otherwise the damage is a torn tail: it is cut (truncate, then sync) and
+/// 7. Otherwise the damage is a torn tail: it is cut (truncate, then sync) and
 ///    ``StoreEvents/journalTruncated`` reports the dropped bytes.
-/// 7. If no segment exists, create one and sync the directory. The active segment is synced,
-///    so everything recovered is durable, unless its last frame is a marker that already
-///    claims every byte and record before it (a closed journal reopens without a write).
+/// 8. If no active segment is left, one is created right after the last record (never under
+///    the name of an existing segment: a last segment holding no record, which would share its
+///    name, is refused, or set aside by salvage) and the directory synced; once the records
+///    reach 2^62 none is, and appends are refused with
+///    ``StoreError/Code/sequenceLimitReached``. The active segment is synced, so everything
+///    recovered is durable, unless its last frame is a marker that already claims every byte
+///    and record before it (a closed journal reopens without a write). An active segment
+///    accepted after missing records gets a durable sync marker at open, so that no later open
+///    takes it for the segment after a torn seal.
 ///
 /// ## Lifetime
 ///
@@ -142,8 +168,8 @@ public final class Journal: Sendable {
   ///   - events: Where truncation, compaction, corruption and salvage are reported.
   /// - Returns: The open journal; ``recovery`` says what was repaired.
   /// - Throws: ``StoreError/Code/locked`` if another handle or process holds the journal;
-  ///   ``StoreError/Code/corrupt`` for damage inside durable data (unless salvaging); the
-  ///   file system's errors otherwise.
+  ///   ``StoreError/Code/corrupt`` for damage inside durable data, or segments that break the
+  ///   rules above (unless salvaging); the file system's errors otherwise.
   public static func open(
     directory: String,
     fileSystem: any FileSystem,

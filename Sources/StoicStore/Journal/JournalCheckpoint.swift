@@ -95,3 +95,14 @@ struct JournalCheckpoint: Sendable, Equatable {
     return bytes
   }
 }
+
+extension JournalCheckpoint {
+  /// Replaces `journal.checkpoint` in `directory` with this one, atomically (temporary file,
+  /// sync, rename, directory sync). The checkpoint carries its own checksums; AtomicFile adds
+  /// the replace sequence and the free-space preflight.
+  func store(in directory: String, fileSystem: any FileSystem) throws(StoreError) {
+    let path = Path.join(directory, JournalFileNames.checkpoint)
+    let plain = AtomicFile.Options(envelope: false, keepPrevious: false)
+    try AtomicFile(path: path, fileSystem: fileSystem, options: plain).write(encoded())
+  }
+}

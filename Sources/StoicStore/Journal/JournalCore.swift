@@ -97,6 +97,18 @@ struct JournalCore {
   /// The largest buffer the last reader held.
   var lastReadPeakBytes = 0
 
+  /// Whether the segments keep the journal's layout rules (see `JournalSegmentRules`), as far
+  /// as the core knows them: sealed segments in order with one first sequence each, the
+  /// active one after them, every sequence within ``JournalFrame/maximumSequence``, and the
+  /// low-water mark not beyond the last sequence. For assertions.
+  func checkLayout() -> Bool {
+    let firsts = sealed.map(\.first) + [sealing?.segment.first, active?.first].compactMap { $0 }
+    let ordered = zip(firsts, firsts.dropFirst()).allSatisfy { $0 < $1 }
+    let lastInActive = active.map { lastSequence + 1 >= $0.first } ?? true
+    return ordered && lastInActive && lastSequence <= JournalFrame.maximumSequence
+      && lowWater <= lastSequence && durableSequence <= lastSequence
+  }
+
   /// Throws if the journal cannot be used.
   func checkUsable(_ directory: String) throws(StoreError) {
     if closed { throw StoreError(.closed, "the journal is closed", path: directory) }

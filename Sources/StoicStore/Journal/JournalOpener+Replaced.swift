@@ -1,57 +1,113 @@
 extension JournalOpener {
-  /// Recovers the segment before the active one, whose seal (made after the active segment
-  /// was created, see ``Journal/roll(core:)``) may not have happened.
+  /// Places the active segment after the sealed ones (see ``JournalSegmentRules``) and returns
+  /// the segment that is active now: `candidate`; the one a roll replaced, when `candidate` is
+  /// removed (@F) or set aside (@C); or `nil` when no `.log` is left to be active. Also returns
+  /// whether records before the active segment are missing (@H, @J), which its open must
+  /// mark durably.
   ///
-  /// It is scanned as an active segment is: damage that a later marker proves durable is
-  /// corruption (refused, or salvaged); otherwise it ends at its first invalid frame. Then:
-  /// - If its last record is the one just before the active segment's first, nothing is
-  ///   missing: a torn tail or preallocated zeros after it are cut (truncate, then sync) and
-  ///   it is sealed. The scan is returned.
-  /// - Otherwise a crash of the machine lost its end before the seal made it durable. No
-  ///   record of the active segment can have been durable then (every sync of the active
-  ///   segment finishes this seal first), so the active segment is removed (reported with
-  ///   ``StoreEvents/journalTruncated``) and `nil` is returned: this segment becomes the
-  ///   active one, and its own tail is cut as an active segment's is. A valid sync marker in
-  ///   the active segment would contradict that: corruption.
-  func settleReplaced(
-    _ segment: JournalCore.Sealed, next: JournalCore.Sealed, previous: UInt64,
-    report: inout JournalRecovery, peak: inout Int
-  ) throws(StoreError) -> LogScan? {
-    let scan = try scanLogRepairing(
-      segment.first, name: segment.name, previous: previous, isActive: true, report: &report,
-      peak: &peak)
-    let path = Path.join(directory, segment.name)
-    if scan.lastSequence + 1 == next.first {
-      guard scan.validEnd < scan.fileSize else { return scan }
-      let handle = try fileSystem.open(path, .readWrite)
-      defer { try? fileSystem.close(handle) }
-      if let damage = scan.damage {
-        _ = try cutTornTail(
-          handle, name: segment.name, scan: scan, damage: damage, report: &report)
-      } else {
-        // Only the preallocated zeros: cut without a report.
-        try fileSystem.truncate(handle, to: scan.validEnd)
-        try fileSystem.sync(handle)
+  /// When the last placed segment is a `.log`, it is the one a roll replaced, whose seal (made
+  /// after the active segment was created, see ``Journal/roll(core:)``) may not have happened.
+  /// It was scanned as an active segment is (unless a file between the two was set aside), so
+  /// damage that a later marker proves durable was refused or salvaged, and it ends at its
+  /// first invalid frame. If the active segment starts right after its last record, nothing is
+  /// missing: a torn tail or preallocated zeros after that record are cut (truncate, then
+  /// sync) and it is sealed (@A). Otherwise the rules decide between a torn seal (@F) and lost
+  /// records (@G, @H). Which segment comes before the active one is decided by the files left
+  /// in place, as the next open will see them.
+  func placeActive(
+    _ candidate: JournalCore.Sealed, after placed: inout [Placed],
+    checkpoint: inout JournalCheckpoint?, report: inout JournalRecovery, peak: inout Int
+  ) throws(StoreError) -> (segment: JournalCore.Sealed?, afterMissing: Bool) {
+    var unsealed = placed.last?.scan
+    while true {
+      let previous = placed.last
+      let placement = JournalSegmentRules.place(
+        first: candidate.first, after: previous?.end, lowWater: checkpoint?.lowWater ?? 0)
+      var situation = JournalSegmentRules.Situation(
+        placement: placement, isFirst: previous == nil, followsUnsealed: unsealed != nil,
+        holdsMarker: false, salvage: options.salvage)
+      var marker: UInt64?
+      if case .missing = placement, unsealed != nil, let previous {
+        marker = try firstMarker(in: candidate, previous: previous.end, peak: &peak)
+        situation.holdsMarker = marker != nil
       }
-      return scan
+      let rule = JournalSegmentRules.decide(situation)
+      switch rule.decision {
+      case .accept:
+        if let unsealed, let previous {
+          try settleReplaced(previous.segment, scan: unsealed, report: &report)
+        }
+        return (candidate, false)
+      case .refuse:
+        if let marker, let unsealed, let previous {
+          // @G: the seal had been made, so the end of the replaced segment was durable.
+          let path = Path.join(directory, previous.segment.name)
+          throw refusal(
+            StoreError(
+              .corrupt,
+              "journal segment ends at sequence \(previous.end), but the next segment starts "
+                + "at \(candidate.first) and holds a sync marker at offset \(marker): records "
+                + "are missing", path: path,
+              cause: JournalDamage(path: path, offset: unsealed.validEnd, length: 0)))
+        }
+        throw refusal(placementError(candidate, placement, after: previous, lowWater: checkpoint))
+      case .quarantine:
+        try setAside(candidate, report: &report)
+        guard unsealed != nil else { return (nil, false) }
+        let replaced = placed.removeLast()
+        return (replaced.segment, replaced.afterMissing)
+      case .raiseLowWater:
+        reportMissing(before: candidate, placement)
+        try raiseLowWater(to: candidate.first - 1, in: &checkpoint)
+        return (candidate, false)
+      case .removeActive:
+        // @F: power was lost before the replaced segment's seal; nothing in the active one
+        // was durable.
+        let path = Path.join(directory, candidate.name)
+        let dropped = try fileSystem.fileSize(path) ?? 0
+        try fileSystem.remove(path)
+        try fileSystem.syncDirectory(directory)
+        reportCut(path: path, validBytes: 0, dropped: dropped)
+        report.truncatedBytes += dropped
+        let replaced = placed.removeLast()
+        return (replaced.segment, replaced.afterMissing)
+      case .acceptMissing:
+        if unsealed != nil, let previous {
+          // @H: a sync of the active segment returned, so the seal of the replaced one had been
+          // made: its end is durable data, checked again as a sealed segment's (salvage sets
+          // its damaged bytes aside), and the active segment is placed again after it.
+          if previous.scannedAsActive {
+            let scan = try scanLogRepairing(
+              previous.segment.first, name: previous.segment.name,
+              previous: previous.segment.first - 1, isActive: false, report: &report,
+              peak: &peak)
+            placed[placed.count - 1].end = scan.lastSequence
+            placed[placed.count - 1].records = scan.records
+          }
+          unsealed = nil
+          continue
+        }
+        reportMissing(before: candidate, placement)
+        return (candidate, true)
+      }
     }
-    let nextPath = Path.join(directory, next.name)
-    if let marker = try firstMarker(in: next, previous: scan.lastSequence, peak: &peak) {
-      events.emit(
-        StoreEvents.journalCorruptionDetected,
-        [("path", path), ("offset", String(scan.validEnd)), ("length", "0")])
-      throw StoreError(
-        .corrupt,
-        "journal segment ends at sequence \(scan.lastSequence), but the next segment starts at "
-          + "\(next.first) and holds a sync marker at offset \(marker): records are missing",
-        path: path, cause: JournalDamage(path: path, offset: scan.validEnd, length: 0))
+  }
+
+  /// Seals the segment a roll replaced, found complete: a torn tail or preallocated zeros
+  /// after its last record are cut (truncate, then sync).
+  private func settleReplaced(
+    _ segment: JournalCore.Sealed, scan: LogScan, report: inout JournalRecovery
+  ) throws(StoreError) {
+    guard scan.validEnd < scan.fileSize else { return }
+    let handle = try fileSystem.open(Path.join(directory, segment.name), .readWrite)
+    defer { try? fileSystem.close(handle) }
+    if let damage = scan.damage {
+      _ = try cutTornTail(handle, name: segment.name, scan: scan, damage: damage, report: &report)
+    } else {
+      // Only the preallocated zeros: cut without a report.
+      try fileSystem.truncate(handle, to: scan.validEnd)
+      try fileSystem.sync(handle)
     }
-    let dropped = try fileSystem.fileSize(nextPath) ?? 0
-    try fileSystem.remove(nextPath)
-    try fileSystem.syncDirectory(directory)
-    reportCut(path: nextPath, validBytes: 0, dropped: dropped)
-    report.truncatedBytes += dropped
-    return nil
   }
 
   /// Reports bytes cut at open with ``StoreEvents/journalTruncated``.

@@ -50,6 +50,21 @@ struct JournalOpener {
     }
   }
 
+  /// A segment open has placed, with where its records end (its last record, or its first
+  /// sequence - 1 if it holds none) and how many it holds.
+  struct Placed {
+    var segment: JournalCore.Sealed
+    var end: UInt64
+    var records: Int
+    /// For a `.log`: how its scan ended, and whether it was scanned as an active segment is
+    /// (its torn tail left to cut) or as a sealed one.
+    var scan: LogScan? = nil
+    var scannedAsActive = false
+    /// Records before it are missing (@J): should it become the active segment, its open must
+    /// mark it durably (see `placeActive`).
+    var afterMissing = false
+  }
+
   private func recover(report: inout JournalRecovery) throws(StoreError) -> JournalCore {
     var directoryChanged = false
     let names = try fileSystem.list(directory)
@@ -57,10 +72,11 @@ struct JournalOpener {
       try fileSystem.remove(Path.join(directory, name))
       directoryChanged = true
     }
-    let lowWater = try readLowWater(names: names, changed: &directoryChanged)
+    var checkpoint = try readCheckpoint(names: names, changed: &directoryChanged)
     var segments = try pairSegments(names: names, report: &report, changed: &directoryChanged)
     // Finish an interrupted drop: sealed segments wholly at or below the low-water mark.
-    while segments.count > 1, segments[1].first - 1 <= lowWater {
+    let lowWaterAtOpen = checkpoint?.lowWater ?? 0
+    while segments.count > 1, segments[1].first - 1 <= lowWaterAtOpen {
       try fileSystem.remove(Path.join(directory, segments[0].name))
       segments.removeFirst()
       report.removedCoveredSegments += 1
@@ -68,64 +84,87 @@ struct JournalOpener {
     }
     if directoryChanged { try fileSystem.syncDirectory(directory) }
 
+    // A compressed segment is checked whole first (header and trailer): one that fails is
+    // refused, or set aside by salvage, before any segment is placed.
+    var windowPeak = 0
+    var trailers: [UInt64: (end: UInt64, records: Int)] = [:]
+    var live: [JournalCore.Sealed] = []
+    for segment in segments {
+      guard segment.kind == .compressed else {
+        live.append(segment)
+        continue
+      }
+      guard let outcome = try verifyCompressed(segment, report: &report) else { continue }
+      windowPeak = max(windowPeak, outcome.peak)
+      trailers[segment.first] = (outcome.end, outcome.records)
+      live.append(segment)
+    }
+
+    // Every segment but the active one (the last, if it is a `.log`) is placed in order, then
+    // the active one after them (see JournalSegmentRules).
+    let candidate = live.last?.kind == .log ? live.removeLast() : nil
+    var placed: [Placed] = []
+    for (index, segment) in live.enumerated() {
+      let situation = JournalSegmentRules.Situation(
+        placement: JournalSegmentRules.place(
+          first: segment.first, after: placed.last?.end, lowWater: checkpoint?.lowWater ?? 0),
+        isFirst: placed.isEmpty, followsUnsealed: false, holdsMarker: false,
+        salvage: options.salvage)
+      let rule = JournalSegmentRules.decide(situation)
+      guard
+        try apply(
+          rule, to: segment, in: situation, after: placed.last, checkpoint: &checkpoint,
+          report: &report)
+      else { continue }
+      let afterMissing = rule.decision == .acceptMissing
+      if let trailer = trailers[segment.first], segment.kind == .compressed {
+        placed.append(
+          Placed(
+            segment: segment, end: trailer.end, records: trailer.records,
+            afterMissing: afterMissing))
+      } else {
+        // The segment a roll replaced (the last before the active one): its seal may not have
+        // been made, so it is scanned as the active one is; placing the active segment
+        // settles it.
+        let replaced = candidate != nil && index == live.count - 1
+        let scan = try scanLogRepairing(
+          segment.first, name: segment.name, previous: segment.first - 1, isActive: replaced,
+          report: &report, peak: &windowPeak)
+        placed.append(
+          Placed(
+            segment: segment, end: scan.lastSequence, records: scan.records, scan: scan,
+            scannedAsActive: replaced, afterMissing: afterMissing))
+      }
+    }
+    var activeSegment: JournalCore.Sealed?
+    var activeAfterMissing = false
+    if let candidate {
+      (activeSegment, activeAfterMissing) = try placeActive(
+        candidate, after: &placed, checkpoint: &checkpoint, report: &report, peak: &windowPeak)
+    }
+    if activeSegment == nil {
+      try clearNameForActive(&placed, lowWater: checkpoint?.lowWater ?? 0, report: &report)
+    }
+
+    let lowWater = checkpoint?.lowWater ?? 0
     var core = JournalCore()
     core.mappingEnabled = options.mappedAppends
     core.lowWater = lowWater
-    var previous: UInt64 = 0
-    var windowPeak = 0
-    var activeSegment: (first: UInt64, name: String)?
-    for (index, segment) in segments.enumerated() {
-      let isLast = index == segments.count - 1
-      if segment.kind == .log && isLast {
-        activeSegment = (segment.first, segment.name)
-        continue
-      }
-      let start = max(previous, segment.first - 1)
-      if segment.kind == .compressed {
-        let outcome = try verifyCompressed(segment, previous: start, report: &report)
-        windowPeak = max(windowPeak, outcome.peak)
-        report.records += outcome.records
-        guard let last = outcome.lastSequence else { continue }  // quarantined by salvage
-        previous = last
-      } else if index == segments.count - 2, segments[index + 1].kind == .log {
-        // The segment before the active one: its seal may not have been made.
-        let settled = try settleReplaced(
-          segment, next: segments[index + 1], previous: start, report: &report,
-          peak: &windowPeak)
-        guard let scan = settled else {
-          // The active segment held nothing durable after this torn one and is gone: this
-          // one is the active segment again.
-          activeSegment = (segment.first, segment.name)
-          break
-        }
-        previous = scan.lastSequence
-        report.records += scan.records
-      } else {
-        let scan = try scanLogRepairing(
-          segment.first, name: segment.name, previous: start, isActive: false,
-          report: &report, peak: &windowPeak)
-        previous = scan.lastSequence
-        report.records += scan.records
-      }
-      core.sealed.append(segment)
-    }
-
-    let first: UInt64
-    let name: String
-    let handle: FileHandle
-    var end: UInt64 = 0
+    core.sealed = placed.map(\.segment)
+    report.records += placed.reduce(0) { $0 + $1.records }
+    let sealedEnd = placed.last?.end ?? 0
+    var lastSequence = max(sealedEnd, lowWater)
     var marked = false
     if let activeSegment {
-      first = activeSegment.first
-      name = activeSegment.name
+      let first = activeSegment.first
+      let name = activeSegment.name
       let scan = try scanLogRepairing(
-        first, name: name, previous: max(previous, first - 1), isActive: true,
-        report: &report, peak: &windowPeak)
+        first, name: name, previous: first - 1, isActive: true, report: &report,
+        peak: &windowPeak)
       report.records += scan.records
-      previous = scan.lastSequence
-      end = scan.validEnd
+      var end = scan.validEnd
       marked = scan.endsDurablyMarked
-      handle = try fileSystem.open(Path.join(directory, name), .readWrite)
+      let handle = try fileSystem.open(Path.join(directory, name), .readWrite)
       do throws(StoreError) {
         if let damage = scan.damage {
           end = try cutTornTail(handle, name: name, scan: scan, damage: damage, report: &report)
@@ -133,17 +172,35 @@ struct JournalOpener {
         // What was found is made durable before it is claimed durable, unless its last frame
         // is a marker that already claims all of it (a marker is written only after the sync
         // it describes returned): reopening a closed journal then writes nothing.
-        if !marked { try fileSystem.sync(handle) }
+        if !marked || activeAfterMissing { try fileSystem.sync(handle) }
+        if activeAfterMissing && !marked {
+          // Records before this segment are missing, so only a durable marker in it keeps a
+          // later open from taking it for the segment after a torn seal (@F), which would
+          // remove what is appended to it from now on.
+          let marker = JournalFrame.marker(
+            durableSequence: scan.lastSequence, durableEnd: end, segmentFirst: first,
+            position: end)
+          try fileSystem.write(handle, marker, at: end)
+          end += UInt64(marker.count)
+          try fileSystem.sync(handle)
+          marked = true
+        }
       } catch {
         try? fileSystem.close(handle)
         throw error
       }
-    } else {
-      first = max(previous, lowWater) + 1
-      name = JournalFileNames.segment(first: first, kind: .log)
-      handle = try fileSystem.open(Path.join(directory, name), .createOrOpen)
+      core.active = JournalCore.Active(
+        first: first, name: name, path: Path.join(directory, name), handle: handle, end: end,
+        syncedEnd: end)
+      lastSequence = max(scan.lastSequence, lowWater)
+    } else if lastSequence < JournalFrame.maximumSequence {
+      // @N: no active segment is left: one is made after the last record.
+      let first = lastSequence + 1
+      let name = JournalFileNames.segment(first: first, kind: .log)
+      assert(
+        placed.allSatisfy { $0.segment.first < first }, "the new active segment's name is taken")
+      let handle = try fileSystem.open(Path.join(directory, name), .createExclusive)
       do throws(StoreError) {
-        try fileSystem.truncate(handle, to: 0)
         try fileSystem.sync(handle)
         if !options.mutations.contains(.noDirectorySyncOnCreate) {
           try fileSystem.syncDirectory(directory)
@@ -152,14 +209,18 @@ struct JournalOpener {
         try? fileSystem.close(handle)
         throw error
       }
+      core.active = JournalCore.Active(
+        first: first, name: name, path: Path.join(directory, name), handle: handle, end: 0,
+        syncedEnd: 0)
     }
-    core.active = JournalCore.Active(
-      first: first, name: name, path: Path.join(directory, name), handle: handle, end: end,
-      syncedEnd: end)
-    core.lastSequence = max(previous, lowWater, first - 1)
-    core.durableSequence = core.lastSequence
-    core.markedSequence = marked ? core.lastSequence : first - 1
+    // @O: otherwise every sequence is used: the journal opens for reading, and appends are
+    // refused with sequenceLimitReached.
+    core.lastSequence = lastSequence
+    core.durableSequence = lastSequence
+    let activeFirst = core.active?.first ?? (lastSequence + 1)
+    core.markedSequence = marked ? lastSequence : activeFirst - 1
     report.peakBufferBytes = windowPeak
+    assert(core.checkLayout(), "open left segments that break the journal's layout rules")
     return core
   }
 
@@ -178,12 +239,16 @@ struct JournalOpener {
     return damage.offset
   }
 
-  private func readLowWater(names: [String], changed: inout Bool) throws(StoreError) -> UInt64 {
-    guard names.contains(JournalFileNames.checkpoint) else { return 0 }
+  /// The checkpoint (`nil` if there is none); a damaged one is refused, or set aside by
+  /// salvage.
+  private func readCheckpoint(names: [String], changed: inout Bool) throws(StoreError)
+    -> JournalCheckpoint?
+  {
+    guard names.contains(JournalFileNames.checkpoint) else { return nil }
     let path = Path.join(directory, JournalFileNames.checkpoint)
-    guard let bytes = try fileSystem.readWholeFile(path) else { return 0 }
+    guard let bytes = try fileSystem.readWholeFile(path) else { return nil }
     do throws(StoreError) {
-      return try JournalCheckpoint.decode(bytes, path: path).lowWater
+      return try JournalCheckpoint.decode(bytes, path: path)
     } catch {
       events.emit(
         StoreEvents.journalCorruptionDetected,
@@ -202,12 +267,22 @@ struct JournalOpener {
           ("path", path), ("quarantinedAs", aside), ("damagedBytes", String(bytes.count)),
           ("keptRecords", "0"),
         ])
-      return 0
+      return nil
     }
   }
 
-  /// The segments in order; where a `.zst` and a `.log` of one segment both exist, the `.zst`
-  /// wins if it checks (its rename happened only after it was durable).
+  /// The segments in order, one per first sequence.
+  ///
+  /// Where a `.zst` and a `.log` name the same first sequence, compression stopped between
+  /// renaming the `.zst` into place (after it was durable) and removing the `.log`:
+  /// - @K: the `.zst` reads whole and holds exactly the records of the `.log`, which is
+  ///   undamaged: the `.log` is removed, as compression would have.
+  /// - @L: the `.zst` reads whole and holds more (or the `.log` is damaged after the same
+  ///   records): the `.log` is set aside (`<name>.corrupt-0`), the `.zst` kept.
+  /// - @M: the `.zst` does not read whole, or holds less: it is set aside, the `.log` kept.
+  ///
+  /// No record is lost either way, so this needs no salvage; ``JournalRecovery/quarantinedFiles``
+  /// lists what was set aside.
   private func pairSegments(
     names: [String], report: inout JournalRecovery, changed: inout Bool
   ) throws(StoreError) -> [JournalCore.Sealed] {
@@ -220,19 +295,24 @@ struct JournalOpener {
     var segments: [JournalCore.Sealed] = []
     for first in Set(logs.keys).union(compressed.keys).sorted() {
       if let zst = compressed[first], let log = logs[first] {
-        let segment = JournalCore.Sealed(first: first, kind: .compressed, name: zst)
-        if (try? readAllCompressed(segment)) != nil {
-          try fileSystem.remove(Path.join(directory, log))
-          segments.append(segment)
+        let zstSegment = JournalCore.Sealed(first: first, kind: .compressed, name: zst)
+        let logSegment = JournalCore.Sealed(first: first, kind: .log, name: log)
+        var peak = 0
+        let logScan = try scanLog(
+          first, name: log, previous: first - 1, isActive: false, peak: &peak)
+        let logHolds = (logScan.lastSequence, logScan.records)
+        if let zstHolds = try? readAllCompressed(zstSegment),
+          (zstHolds.lastSequence, zstHolds.records) >= logHolds
+        {
+          if (zstHolds.lastSequence, zstHolds.records) == logHolds, logScan.damage == nil {
+            try fileSystem.remove(Path.join(directory, log))  // @K
+          } else {
+            try quarantine(logSegment, report: &report)  // @L
+          }
+          segments.append(zstSegment)
         } else {
-          let path = Path.join(directory, zst)
-          let aside = try quarantinePath(of: zst, offset: 0)
-          try fileSystem.rename(path, to: aside)
-          events.emit(
-            StoreEvents.journalCorruptionDetected,
-            [("path", path), ("offset", "0"), ("length", "0")])
-          report.quarantinedFiles.append(aside)
-          segments.append(JournalCore.Sealed(first: first, kind: .log, name: log))
+          try quarantine(zstSegment, report: &report)  // @M
+          segments.append(logSegment)
         }
         changed = true
       } else if let zst = compressed[first] {
@@ -242,6 +322,24 @@ struct JournalOpener {
       }
     }
     return segments
+  }
+
+  /// Sets a whole segment file aside as `<name>.corrupt-0` (or the next free quarantine name)
+  /// and reports it; the directory is synced by the caller.
+  @discardableResult
+  func quarantine(_ segment: JournalCore.Sealed, report: inout JournalRecovery)
+    throws(StoreError) -> (aside: String, size: UInt64)
+  {
+    let path = Path.join(directory, segment.name)
+    let size = try fileSystem.fileSize(path) ?? 0
+    let aside = try quarantinePath(of: segment.name, offset: 0)
+    try fileSystem.rename(path, to: aside)
+    events.emit(
+      StoreEvents.journalCorruptionDetected,
+      [("path", path), ("offset", "0"), ("length", String(size))])
+    report.quarantinedFiles.append(aside)
+    report.quarantinedBytes += size
+    return (aside, size)
   }
 
   private func readAllCompressed(_ segment: JournalCore.Sealed) throws(StoreError) -> (
@@ -312,18 +410,13 @@ struct JournalOpener {
     return (lastSequence, headerSize + trailerSize, Int(records))
   }
 
-  /// Checks a compressed segment; a damaged one is refused, or quarantined whole by salvage
-  /// (then `lastSequence` is `nil`).
-  private func verifyCompressed(
-    _ segment: JournalCore.Sealed, previous: UInt64, report: inout JournalRecovery
-  ) throws(StoreError) -> (lastSequence: UInt64?, peak: Int, records: Int) {
+  /// Checks a compressed segment's header and trailer; a damaged one is refused, or set aside
+  /// whole by salvage (then `nil`). Returns where its records end (its first sequence - 1 if
+  /// it holds none).
+  private func verifyCompressed(_ segment: JournalCore.Sealed, report: inout JournalRecovery)
+    throws(StoreError) -> (end: UInt64, peak: Int, records: Int)?
+  {
     do throws(StoreError) {
-      guard segment.first > previous else {
-        let path = Path.join(directory, segment.name)
-        throw StoreError(
-          .corrupt, "compressed segment overlaps the sequences before it", path: path,
-          cause: JournalDamage(path: path, offset: 0, length: 0))
-      }
       let outcome = try checkCompressedEnds(segment)
       guard outcome.records == 0 || outcome.lastSequence >= segment.first else {
         let path = Path.join(directory, segment.name)
@@ -331,26 +424,13 @@ struct JournalOpener {
           .corrupt, "compressed segment trailer claims sequences before the segment",
           path: path, cause: JournalDamage(path: path, offset: 0, length: 0))
       }
-      return (max(outcome.lastSequence, segment.first - 1), outcome.peak, outcome.records)
+      let end = outcome.records == 0 ? segment.first - 1 : outcome.lastSequence
+      return (end, outcome.peak, outcome.records)
     } catch {
-      let path = Path.join(directory, segment.name)
-      let size = ((try? fileSystem.fileSize(path)) ?? nil) ?? 0
-      events.emit(
-        StoreEvents.journalCorruptionDetected,
-        [("path", path), ("offset", "0"), ("length", String(size))])
-      guard options.salvage, error.code == .corrupt else { throw error }
-      let aside = try quarantinePath(of: segment.name, offset: 0)
-      try fileSystem.rename(path, to: aside)
-      try fileSystem.syncDirectory(directory)
-      report.quarantinedFiles.append(aside)
-      report.quarantinedBytes += size
-      events.emit(
-        StoreEvents.journalSalvaged,
-        [
-          ("path", path), ("quarantinedAs", aside), ("damagedBytes", String(size)),
-          ("keptRecords", "0"),
-        ])
-      return (nil, 0, 0)
+      guard error.code == .corrupt else { throw error }
+      guard options.salvage else { throw refusal(error) }
+      try setAside(segment, report: &report)
+      return nil
     }
   }
 

@@ -97,14 +97,11 @@ enum OutboxSnapshot {
       case nil: ledger.unreadableEntries.append((blob, "the entry's fields do not parse"))
       }
     }
-    // Entries an older format wrote without a creation time (0) drain first; every other
-    // entry keeps the order it was stored in (enqueue order), whatever the wall clock did.
-    let ordered = readable.enumerated().sorted {
-      ($0.element.createdAt == 0 ? 0 : 1, $0.offset) < (
-        $1.element.createdAt == 0 ? 0 : 1, $1.offset
-      )
-    }
-    for (_, entry) in ordered { ledger.apply(.enqueue(entry)) }
+    // Every entry keeps the place it was stored in, which is the queue order the snapshot was
+    // taken in: the order a replay of the log gives. Neither the creation time (0 when an
+    // older format wrote none, or when the wall clock read the epoch) nor anything else
+    // reorders the queue across a compaction.
+    for entry in readable { ledger.apply(.enqueue(entry)) }
     return (ledger, try blobs(sections, Section.unknownRecords))
   }
 

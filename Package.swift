@@ -79,6 +79,16 @@ let package = Package(
       dependencies: ["StoicStore"],
       swiftSettings: strictSettings
     ),
+    .target(
+      name: "StoicPowerCut",
+      dependencies: ["StoicStore", "StoicSettings", "StoicTesting"],
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "stoic-powercut-workload",
+      dependencies: ["StoicPowerCut"],
+      swiftSettings: strictSettings
+    ),
     .testTarget(
       name: "StoicStoreTests",
       dependencies: ["StoicStore", "StoicTesting"],
@@ -97,6 +107,11 @@ let package = Package(
     .testTarget(
       name: "StoicCLITests",
       dependencies: ["stoic", "StoicStore"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "StoicPowerCutTests",
+      dependencies: ["StoicPowerCut", "stoic-powercut-workload", "StoicStore"],
       swiftSettings: strictSettings
     ),
   ]

@@ -9,9 +9,23 @@ import Foundation
 /// that died: ``acquire(root:)`` unmounts and detaches it, puts back the writeback settings a
 /// dead run held, and empties `<root>/run`.
 package final class PowerCutScratch: Sendable {
-  /// The default root: `STOIC_POWERCUT_DIRECTORY`, or `/var/tmp/stoic-powercut`.
+  /// The default root: `STOIC_POWERCUT_DIRECTORY`, or `/dev/shm/stoic-powercut` where
+  /// `/dev/shm` is a tmpfs, else `/var/tmp/stoic-powercut`.
+  ///
+  /// Images in memory change nothing the cuts check: a copy of an image holds what the loop
+  /// device was given, wherever the image lives. They only make the loop device's flushes
+  /// cheap (a sync of a tmpfs file does nothing), where on a disk each flush of the file
+  /// system under test would sync the image file on the host's disk as well.
   package static var defaultRoot: String {
-    ProcessInfo.processInfo.environment["STOIC_POWERCUT_DIRECTORY"] ?? "/var/tmp/stoic-powercut"
+    if let root = ProcessInfo.processInfo.environment["STOIC_POWERCUT_DIRECTORY"] { return root }
+    let mounts = PowerCutHost.readText("/proc/self/mountinfo") ?? ""
+    let shmIsTmpfs = mounts.split(separator: "\n").contains { line in
+      let halves = line.components(separatedBy: " - ")
+      let fields = halves[0].split(separator: " ")
+      return halves.count == 2 && fields.count > 4 && fields[4] == "/dev/shm"
+        && halves[1].hasPrefix("tmpfs ")
+    }
+    return shmIsTmpfs ? "/dev/shm/stoic-powercut" : "/var/tmp/stoic-powercut"
   }
 
   /// Where failing cuts are kept: `STOIC_POWERCUT_KEEP`, or `/var/tmp/stoic-powercut-kept`

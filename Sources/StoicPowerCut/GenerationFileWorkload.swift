@@ -110,7 +110,6 @@ package struct GenerationFileWorkload: PowerCutWorkload {
       // The file accepts a write, and reads it back.
       let next = PowerCutPayload.generation(Self.generations + 1)
       try write(next, to: path, on: fileSystem)
-      if writer == .atomicFile { try fileSystem.syncDirectory(directory) }
       verdict.require(
         try read(path, on: fileSystem) == next,
         "the generation written after recovery was not read back")

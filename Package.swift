@@ -122,6 +122,16 @@ let package = Package(
       dependencies: ["StoicTelemetry", "StoicStore"],
       swiftSettings: strictSettings
     ),
+    .target(
+      name: "StoicPowerCut",
+      dependencies: ["StoicStore", "StoicSettings", "StoicTesting"],
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "stoic-powercut-workload",
+      dependencies: ["StoicPowerCut"],
+      swiftSettings: strictSettings
+    ),
     .testTarget(
       name: "StoicStoreTests",
       dependencies: ["StoicStore", "StoicTesting", "CStoicAtomics"],
@@ -174,6 +184,11 @@ let package = Package(
       dependencies: [
         "stoic", "StoicCLI", "StoicStore", "StoicSettings", "StoicTelemetry", "StoicTesting",
       ],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "StoicPowerCutTests",
+      dependencies: ["StoicPowerCut", "stoic-powercut-workload", "StoicStore"],
       swiftSettings: strictSettings
     ),
   ]

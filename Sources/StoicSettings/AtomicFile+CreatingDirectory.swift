@@ -1,8 +1,9 @@
 import StoicStore
 
 extension AtomicFile {
-  /// Writes; when that fails because the file's directory is missing, creates the directory,
-  /// makes its name durable (syncs its parent) and writes again.
+  /// Writes; when that fails because the file's directory is missing, creates the directory
+  /// and any missing parents, makes each of their names durable (syncs the parent of every
+  /// level created) and writes again.
   func writeCreatingDirectory(_ bytes: [UInt8], validate: @escaping ([UInt8]) -> Bool)
     throws(StoreError)
   {
@@ -11,8 +12,7 @@ extension AtomicFile {
     } catch {
       let directory = Path.directory(of: path)
       guard error.code == .notFound, !((try? fileSystem.exists(path)) ?? true) else { throw error }
-      try fileSystem.createDirectory(directory)
-      try fileSystem.syncDirectory(Path.directory(of: directory))
+      try fileSystem.createDirectoryDurably(directory)
       try write(bytes, validate: validate)
     }
   }

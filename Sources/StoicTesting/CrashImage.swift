@@ -3,7 +3,8 @@
 public struct CrashImage: Sendable, CustomStringConvertible {
   /// Path (normalised: no `./`, no trailing or doubled slash) to contents.
   public let files: [String: [UInt8]]
-  /// The directories (always durable), normalised.
+  /// The directories the crash left (durable ones and the kept pending ones, each only where
+  /// its parent is), normalised.
   public let directories: Set<String>
   /// Which pending operations were lost, kept, torn (after how many bytes) or garbled (with
   /// which seed), per directory and file. Built when read.

@@ -12,12 +12,15 @@ extension CrashImageSpace {
     var emitted = 0
     func offer(_ choices: [Choice]) {
       guard emitted < limit else { return }
-      let files = materialize(choices)
-      guard seen.insert(files.hashValue).inserted else { return }
+      let image = materialize(choices)
+      var hasher = Hasher()
+      hasher.combine(image.files)
+      hasher.combine(image.directories)
+      guard seen.insert(hasher.finalize()).inserted else { return }
       emitted += 1
       body(
         CrashImage(
-          files: files, directories: snapshot.directories,
+          files: image.files, directories: image.directories,
           describer: LazyText { [self] in describe(choices) }))
     }
     if combinations(everyTear: true) <= limit {

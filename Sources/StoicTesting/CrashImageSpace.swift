@@ -99,7 +99,7 @@ struct CrashImageSpace: Sendable {
         switch operation {
         case .create(let path, let inode): labels[inode] = path
         case .rename(_, let to, let inode): labels[inode] = to
-        case .remove: break
+        case .remove, .makeDirectory: break
         }
       }
     }
@@ -116,20 +116,27 @@ struct CrashImageSpace: Sendable {
     }
   }
 
-  /// The disk the choices leave: durable names with the kept directory operations applied,
-  /// each named file's durable bytes with its kept, torn or garbled operations applied.
-  func materialize(_ choices: [Choice]) -> [String: [UInt8]] {
+  /// The disk the choices leave: the durable directories with the kept made ones, each only
+  /// where its parent is; durable names with the kept directory operations applied, where
+  /// their directory is; each named file's durable bytes with its kept, torn or garbled
+  /// operations applied.
+  func materialize(_ choices: [Choice]) -> (files: [String: [UInt8]], directories: Set<String>) {
     var names = snapshot.durableNames
+    var made = snapshot.directories.subtracting(snapshot.pendingDirectories)
     for group in groups {
       guard case .directory(let operations) = group.operations else { continue }
       var position = group.slots.lowerBound
       for operation in operations {
-        if choices[position] != .lost { operation.apply(to: &names) }
+        if choices[position] != .lost {
+          operation.apply(to: &names)
+          if case .makeDirectory(let path) = operation { made.insert(path) }
+        }
         position += 1
       }
     }
+    let directories = DiskSnapshot.reachable(made)
     var files: [String: [UInt8]] = [:]
-    for (path, inode) in names {
+    for (path, inode) in names where directories.contains(SimulatedPath.parent(of: path)) {
       guard let node = snapshot.inodes[inode] else {
         files[path] = []
         continue
@@ -147,7 +154,7 @@ struct CrashImageSpace: Sendable {
       }
       files[path] = bytes
     }
-    return files
+    return (files, directories)
   }
 
   /// Applies one pending file operation as the choice says.

@@ -117,7 +117,8 @@ extension SimulatedDiskState {
     recordOperation()
   }
 
-  /// `fsync(2)` of a directory: its pending creates, renames and removes become durable.
+  /// `fsync(2)` of a directory: its pending creates, renames, removes and made directories
+  /// become durable.
   mutating func syncDirectory(_ rawPath: String) throws(StoreError) {
     let directory = SimulatedPath.normalize(rawPath)
     guard disk.directories.contains(directory) else {
@@ -195,7 +196,8 @@ extension SimulatedDiskState {
     return UInt64(contents[inode]?.count ?? 0)
   }
 
-  /// `mkdir -p`: durable at once; an operation only when it creates something.
+  /// `mkdir -p`: each directory made is a pending operation of its parent; one operation
+  /// when it creates something.
   mutating func createDirectory(_ rawPath: String) throws(StoreError) {
     let chain = SimulatedPath.ancestry(of: SimulatedPath.normalize(rawPath))
     var created = false
@@ -204,6 +206,8 @@ extension SimulatedDiskState {
         throw StoreError.system("mkdir", .notDirectory, path: rawPath)
       }
       disk.directories.insert(directory)
+      disk.pendingDirectoryOperations[SimulatedPath.parent(of: directory), default: []].append(
+        .makeDirectory(path: directory))
       created = true
     }
     if created { recordOperation() }

@@ -19,8 +19,8 @@ extension SimulatedFileSystem {
   }
 
   /// The number of pending operations a crash now decides about: the pending writes and
-  /// truncates of files some crash image can name, and the pending creates, renames and
-  /// removes of every directory.
+  /// truncates of files some crash image can name, and the pending creates, renames, removes
+  /// and made directories of every directory.
   public var pendingOperationCount: Int {
     let snapshot = state.withLock { $0.disk }
     return CrashImageSpace(snapshot: snapshot, seed: 0).slots.count

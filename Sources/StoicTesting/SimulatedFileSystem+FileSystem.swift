@@ -101,7 +101,7 @@ extension SimulatedFileSystem {
     }
   }
 
-  /// Makes the directory's pending creates, renames and removes durable.
+  /// Makes the directory's pending creates, renames, removes and made directories durable.
   ///
   /// - Throws: `StoreError` from `open` with `ENOENT` when the directory does not exist.
   public func syncDirectory(_ path: String) throws(StoreError) {
@@ -145,7 +145,9 @@ extension SimulatedFileSystem {
     state.withLock { $0.fileSize(path) }
   }
 
-  /// Creates a directory and its missing parents, durably at once.
+  /// Creates a directory and its missing parents. Each directory made is a pending operation
+  /// of its parent, like a file's create: durable once the parent is synced, and until then
+  /// lost, with everything in it, by a crash that loses it.
   ///
   /// - Throws: `StoreError` from `mkdir` with `ENOTDIR` when a file is in the way.
   public func createDirectory(_ path: String) throws(StoreError) {

@@ -12,7 +12,9 @@ import Synchronization
 /// or removed while open is still written through its handle, and a kept rename names the
 /// renamed inode whether or not its old name's create was kept.
 ///
-/// Directories (``createDirectory(_:)``) are durable at once; `"."` and `"/"` always exist.
+/// A directory made by ``createDirectory(_:)`` is a pending operation of its parent, like a
+/// file's create: a crash that loses it loses the directory and everything in it, however
+/// well synced. `"."` and `"/"` always exist.
 /// Errors mirror POSIX: the `StoreError` carries the syscall and errno a real disk would give
 /// (`open` of a missing file: `ENOENT`; an exclusive create of an existing one: `EEXIST`).
 ///
@@ -53,12 +55,14 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
   }
 
   /// The contents that survive any crash: the durable bytes of the file the durable name
-  /// `path` refers to, or nil when the name is not durable.
+  /// `path` refers to, or nil when the name, or the making of its directory, is not durable.
   public func durableContents(_ path: String) -> [UInt8]? {
     state.withLock { state in
-      state.disk.durableNames[SimulatedPath.normalize(path)].map {
-        state.disk.inodes[$0]?.durable ?? []
+      let path = SimulatedPath.normalize(path)
+      guard state.disk.durableDirectories.contains(SimulatedPath.parent(of: path)) else {
+        return nil
       }
+      return state.disk.durableNames[path].map { state.disk.inodes[$0]?.durable ?? [] }
     }
   }
 
@@ -67,12 +71,16 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
   ///
   /// The file at `path` (or a new one, with its name made durable) gets `bytes` as its durable
   /// and current contents, and loses its pending writes. Missing parent directories are
-  /// created.
+  /// created, and the directories it is in are made durable.
   public func setDurableContents(_ path: String, _ bytes: [UInt8]) {
     state.withLock { state in
       let path = SimulatedPath.normalize(path)
       for directory in SimulatedPath.ancestry(of: SimulatedPath.parent(of: path)) {
         state.disk.directories.insert(directory)
+        let parent = SimulatedPath.parent(of: directory)
+        state.disk.pendingDirectoryOperations[parent]?.removeAll {
+          $0 == .makeDirectory(path: directory)
+        }
       }
       let inode: Int
       if let existing = state.names[path] {
@@ -128,7 +136,9 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
   /// The disk after a crash that kept nothing pending: a new disk holding only the durable
   /// names and contents, with no pending operations and no handles.
   public func crashedDurableOnly() -> SimulatedFileSystem {
-    let (files, directories) = state.withLock { ($0.disk.durableFiles, $0.disk.directories) }
+    let (files, directories) = state.withLock {
+      ($0.disk.durableFiles, $0.disk.durableDirectories)
+    }
     return SimulatedFileSystem(durableFiles: files, directories: directories)
   }
 
@@ -148,7 +158,8 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
     state.withLock { $0.names.keys.sorted() }
   }
 
-  /// The directories that exist, sorted (always including `"."` and `"/"`).
+  /// The directories that exist now (the running process's view, durable or not), sorted
+  /// (always including `"."` and `"/"`).
   public func allDirectories() -> [String] {
     state.withLock { $0.disk.directories.sorted() }
   }

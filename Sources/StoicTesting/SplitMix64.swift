@@ -14,7 +14,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
   }
 
   /// A number in `0..<bound` (`bound` > 0; the modulo bias is irrelevant here).
-  mutating func below(_ bound: Int) -> Int {
+  package mutating func below(_ bound: Int) -> Int {
     Int(truncatingIfNeeded: next() % UInt64(max(bound, 1)))
   }
 
@@ -27,7 +27,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
   }
 
   /// Derives a seed from a base seed and a list of small numbers (crash point, slot, ...).
-  static func mix(_ seed: UInt64, _ values: Int...) -> UInt64 {
+  package static func mix(_ seed: UInt64, _ values: Int...) -> UInt64 {
     var result = finalize(seed)
     for value in values {
       result = finalize(result ^ UInt64(bitPattern: Int64(value)) &+ 0x632B_E59B_D9B4_E019)
@@ -36,7 +36,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
   }
 
   /// `count` deterministic pseudo-random bytes from `seed`.
-  static func bytes(count: Int, seed: UInt64) -> [UInt8] {
+  package static func bytes(count: Int, seed: UInt64) -> [UInt8] {
     var generator = SplitMix64(seed: seed)
     var bytes: [UInt8] = []
     bytes.reserveCapacity(count)

@@ -31,7 +31,7 @@ struct FileMappingReleaseTests {
       }
     case .simulated:
       let simulated = SimulatedFileSystem()
-      try simulated.createDirectory("/data")
+      try simulated.createDirectoryDurably("/data")
       try run(simulated, "/data/mapped")
     }
   }

@@ -30,6 +30,7 @@ import Testing
   @Test func createWithoutDirectorySyncCanVanish() throws {
     let disk = SimulatedFileSystem()
     try disk.createDirectory("dir")
+    try disk.syncDirectory(".")
     let handle = try disk.open("dir/file", .createExclusive)
     try disk.write(handle, Array("data".utf8), at: 0)
     try disk.sync(handle)
@@ -42,6 +43,56 @@ import Testing
     try disk.syncDirectory("dir")
     #expect(TestDisk.text(disk.durableContents("dir/file")) == "data")
     #expect(disk.crashImages(limit: 1000).count == 1)
+  }
+
+  @Test func madeDirectoryIsPendingUntilItsParentIsSynced() throws {
+    let disk = SimulatedFileSystem()
+    try disk.createDirectory("a/b")
+    let handle = try disk.open("a/b/file", .createExclusive)
+    try disk.write(handle, Array("data".utf8), at: 0)
+    try disk.sync(handle)
+    try disk.syncDirectory("a/b")
+    // The file and its name are synced, but "a" and "a/b" are not yet names of their parents.
+    #expect(disk.allDirectories() == [".", "/", "a", "a/b"])
+    #expect(disk.durableContents("a/b/file") == nil)
+    let crashed = disk.crashedDurableOnly()
+    #expect(crashed.allDirectories() == [".", "/"])
+    #expect(crashed.contents("a/b/file") == nil)
+    #expect(throws: StoreError.self) { try crashed.list("a") }
+    let images = disk.crashImages(limit: 1000)
+    #expect(TestDisk.variants(of: "a/b/file", in: images) == [nil, Array("data".utf8)])
+    // Directories without their parent are not in any image, and a file is only where its
+    // directory is.
+    for image in images {
+      #expect(!image.directories.contains("a/b") || image.directories.contains("a"), "\(image)")
+      #expect(image.files["a/b/file"] == nil || image.directories.contains("a/b"), "\(image)")
+    }
+    #expect(images.contains { $0.directories.contains("a") && !$0.directories.contains("a/b") })
+    #expect(images.contains { $0.description.contains("mkdir a/b lost") })
+
+    // Syncing the root makes "a" durable; "a/b" can still vanish until "a" is synced.
+    try disk.syncDirectory(".")
+    #expect(disk.crashedDurableOnly().allDirectories() == [".", "/", "a"])
+    #expect(TestDisk.variants(of: "a/b/file", in: disk.crashImages(limit: 1000)).contains(nil))
+    try disk.syncDirectory("a")
+    #expect(TestDisk.text(disk.durableContents("a/b/file")) == "data")
+    #expect(disk.crashImages(limit: 1000).count == 1)
+    #expect(disk.pendingOperationCount == 0)
+  }
+
+  @Test func madeDirectoriesAreOperationsAndSettleOrPlantDurably() throws {
+    let disk = SimulatedFileSystem()
+    try disk.createDirectory("x/y")
+    #expect(disk.operationCount == 1, "one mkdir -p is one crash point")
+    #expect(disk.pendingOperationCount == 2, "each level made is pending in its parent")
+    disk.setDurableContents("x/y/planted", Array("p".utf8))
+    #expect(disk.pendingOperationCount == 0, "planting a file makes its directories durable")
+    #expect(TestDisk.text(disk.crashedDurableOnly().contents("x/y/planted")) == "p")
+
+    try disk.createDirectory("other")
+    #expect(disk.crashedDurableOnly().allDirectories() == [".", "/", "x", "x/y"])
+    disk.settle()
+    #expect(disk.crashedDurableOnly().allDirectories() == [".", "/", "other", "x", "x/y"])
   }
 
   @Test func syncingTheDirectoryDoesNotSyncData() throws {
@@ -76,6 +127,7 @@ import Testing
     let disk = SimulatedFileSystem()
     try disk.createDirectory("incoming")
     try disk.createDirectory("final")
+    try disk.syncDirectory(".")
     let handle = try disk.open("incoming/file", .createExclusive)
     try disk.write(handle, Array("payload".utf8), at: 0)
     try disk.sync(handle)

@@ -27,7 +27,7 @@ struct JournalOpener {
         "journal options out of range: maxRecordSize 0...1 GiB, readWindow and segmentSize > 0",
         path: directory)
     }
-    try fileSystem.createDirectory(directory)
+    try fileSystem.createDirectoryDurably(directory)
     let lockPath = Path.join(directory, JournalFileNames.lock)
     let lockHandle = try fileSystem.open(lockPath, .createOrOpen)
     do throws(StoreError) {

@@ -118,7 +118,7 @@ public final class MetricsSpool: Sendable {
     options: MetricsOptions = MetricsOptions(),
     events: EventSink = .discard
   ) throws(StoreError) -> MetricsSpool {
-    try fileSystem.createDirectory(directory)
+    try fileSystem.createDirectoryDurably(directory)
     let journal = try Journal.open(
       directory: Path.join(directory, journalDirectory), fileSystem: fileSystem,
       options: options.journal, events: events)

@@ -1,0 +1,89 @@
+/// The acknowledgement file: what a workload's library calls claimed durable, one
+/// ``PowerCutClaim`` per line, in the order the calls returned.
+///
+/// The workload appends each line with one `write(2)` on a descriptor opened with `O_APPEND`,
+/// so lines from several threads never interleave, and a stopped workload leaves whole lines
+/// (a last line without its newline is ignored). The file lives outside the mount: it is
+/// never part of the disk image a cut copies.
+package struct PowerCutAcknowledgements: Sendable {
+  /// The claims, in file order.
+  package let claims: [PowerCutClaim]
+
+  /// Parses the text of an acknowledgement file; lines that do not parse are skipped (the
+  /// last one may be cut short).
+  package init(text: String) {
+    var claims: [PowerCutClaim] = []
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    // The part after the last newline is a line still being written.
+    for line in lines.dropLast() {
+      if let claim = PowerCutClaim(line: line) { claims.append(claim) }
+    }
+    self.claims = claims
+  }
+
+  /// Reads the file at `path`; a missing file holds no claims.
+  package init(path: String) {
+    self.init(text: PowerCutHost.readText(path) ?? "")
+  }
+
+  /// Every journal record claimed durable, by sequence.
+  package var records: [UInt64: (appender: Int, counter: Int)] {
+    var records: [UInt64: (appender: Int, counter: Int)] = [:]
+    for case .record(let sequence, let appender, let counter) in claims {
+      records[sequence] = (appender, counter)
+    }
+    return records
+  }
+
+  /// The highest sequence claimed durable, by a record or a durable-through claim (0: none).
+  package var durableThrough: UInt64 {
+    var highest: UInt64 = 0
+    for claim in claims {
+      switch claim {
+      case .record(let sequence, _, _), .durableThrough(let sequence):
+        highest = max(highest, sequence)
+      default: break
+      }
+    }
+    return highest
+  }
+
+  /// The highest sequence a durable snapshot or drop covers (0: none).
+  package var droppedThrough: UInt64 {
+    var highest: UInt64 = 0
+    for claim in claims {
+      switch claim {
+      case .snapshot(let sequence), .dropped(let sequence): highest = max(highest, sequence)
+      default: break
+      }
+    }
+    return highest
+  }
+
+  /// The highest sequence a durable snapshot covers (0: none).
+  package var snapshotThrough: UInt64 {
+    var highest: UInt64 = 0
+    for case .snapshot(let sequence) in claims { highest = max(highest, sequence) }
+    return highest
+  }
+
+  /// The outbox keys claimed enqueued, in order.
+  package var enqueued: [String] {
+    claims.compactMap { if case .enqueued(let key) = $0 { key } else { nil } }
+  }
+
+  /// The outbox keys claimed retired.
+  package var retired: Set<String> {
+    Set(claims.compactMap { if case .retired(let key) = $0 { key } else { nil } })
+  }
+
+  /// The last generation claimed written (0: none).
+  package var generation: Int {
+    var last = 0
+    for case .generation(let generation) in claims { last = max(last, generation) }
+    return last
+  }
+
+  /// How many claims the file holds.
+  package var count: Int { claims.count }
+}

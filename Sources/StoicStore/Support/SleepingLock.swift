@@ -16,11 +16,12 @@
 ///
 /// The value lives behind a pointer rather than in a stored property, so an access under the
 /// lock costs no dynamic exclusivity check (the lock is what makes it exclusive).
-final class SleepingLock<Value>: @unchecked Sendable {
+package final class SleepingLock<Value>: @unchecked Sendable {
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private let value: UnsafeMutablePointer<Value>
 
-  init(_ value: Value) {
+  /// A lock holding `value`.
+  package init(_ value: Value) {
     self.value = .allocate(capacity: 1)
     self.value.initialize(to: value)
     mutex = .allocate(capacity: 1)
@@ -39,7 +40,7 @@ final class SleepingLock<Value>: @unchecked Sendable {
   /// Runs `body` with the value while holding the lock.
   ///
   /// - Throws: What `body` throws.
-  func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result)
+  package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result)
     throws(Failure) -> Result
   {
     pthread_mutex_lock(mutex)

@@ -31,7 +31,7 @@ let package = Package(
     .default(enabledTraits: []),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.12.0"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
   ],
   targets: [
@@ -85,6 +85,11 @@ let package = Package(
       dependencies: ["StoicStore"],
       swiftSettings: strictSettings
     ),
+    .executableTarget(
+      name: "stoic-telemetry-child",
+      dependencies: ["StoicTelemetry"],
+      swiftSettings: strictSettings
+    ),
     .testTarget(
       name: "StoicStoreTests",
       dependencies: ["StoicStore", "StoicTesting"],
@@ -102,7 +107,15 @@ let package = Package(
     ),
     .testTarget(
       name: "StoicTelemetryTests",
-      dependencies: ["StoicTelemetry", "StoicStore", "StoicTesting"],
+      dependencies: ["StoicTelemetry", "StoicStore", "StoicTesting", "stoic-telemetry-child"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "StoicLoggingTests",
+      dependencies: [
+        "StoicLogging", "StoicTelemetry", "StoicStore", "StoicTesting",
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -49,8 +49,7 @@ struct LogRecordFormatTests {
 
   @Test("the size is computed exactly: the encoder fills the buffer to its last byte")
   func exactSize() {
-    for record in [Self.rich, LogRecord(timeNanoseconds: 0, level: .info, label: "", message: "")]
-    {
+    for record in [Self.rich, LogRecord(timeNanoseconds: 0, level: .info, label: "", message: "")] {
       let size = LogRecordFormat.encodedSize(
         label: record.label, message: record.message, metadata: record.metadata,
         source: record.source, file: record.file, function: record.function, line: record.line)
@@ -93,7 +92,8 @@ struct LogRecordFormatTests {
     bytes[0] = 9
     header = bytes.withUnsafeBytes { LogRecordFormat.header(of: $0) }
     #expect(header?.version == 9 && header?.timeNanoseconds == Self.rich.timeNanoseconds)
-    #expect([UInt8](repeating: 1, count: 9).withUnsafeBytes { LogRecordFormat.header(of: $0) } == nil)
+    #expect(
+      [UInt8](repeating: 1, count: 9).withUnsafeBytes { LogRecordFormat.header(of: $0) } == nil)
   }
 
   @Test("a record of a newer version is refused as such and kept whole as an unreadable entry")

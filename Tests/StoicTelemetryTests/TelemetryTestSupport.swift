@@ -27,3 +27,17 @@ struct CheckFailure: Error, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }
 }
+
+/// A directory made with `mkdtemp` under `/tmp` for one test, removed with all it holds.
+enum ScratchDirectory {
+  /// Makes a fresh directory, passes its path to `body`, and removes it afterwards.
+  static func with<Result>(_ body: (String) throws -> Result) throws -> Result {
+    var template = Array("/tmp/stoic-telemetry-XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else {
+      throw CheckFailure("mkdtemp failed with errno \(errno)")
+    }
+    let path = String(cString: made)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try body(path)
+  }
+}

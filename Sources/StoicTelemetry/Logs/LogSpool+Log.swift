@@ -113,7 +113,10 @@ extension LogSpool {
       if used + cost >= options.highWater { requestQuotaCheck(time: time) }
       return true
     }
-    switch options.whenFull {
+    var policy = options.whenFull
+    // The spool's own events never wait for room: maintenance, which makes it, writes them.
+    if case .block = policy, Self.writingEvent.isSet { policy = .dropNewest }
+    switch policy {
     case .dropOldest:
       requestQuotaCheck(time: time)
       if !options.backgroundMaintenance {

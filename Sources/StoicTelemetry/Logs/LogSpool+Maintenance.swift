@@ -9,6 +9,7 @@ extension LogSpool {
   /// be called while the journal's lock is held (an event the journal raises).
   func requestMaintenance() {
     guard !maintenanceRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    // While the spool opens, the request waits: open asks again once the journal is in place.
     guard options.backgroundMaintenance else { return }
     queue.async { [weak self] in self?.runMaintenance() }
   }
@@ -23,7 +24,7 @@ extension LogSpool {
   /// One run of maintenance, serialized with every other; `force` also reports drops before
   /// their interval and measures the journal whatever its estimate (flush, close).
   func runMaintenance(force: Bool = false) {
-    guard !Self.maintaining.isSet else { return }
+    guard ready.load(ordering: .acquiring), !Self.maintaining.isSet else { return }
     maintenanceLock.wait()
     defer { maintenanceLock.signal() }
     Self.maintaining.whileSet {
@@ -31,7 +32,9 @@ extension LogSpool {
       repeat {
         maintenanceRequested.store(false, ordering: .relaxed)
         if closed.load(ordering: .relaxed) { return }
-        maintain(force: force)
+        // Forced once: a drop event that could not be written is reported at the next due
+        // time, not in a loop here.
+        maintain(force: force && rounds == 0)
         rounds += 1
       } while maintenanceRequested.load(ordering: .relaxed) && rounds < 4
     }
@@ -60,7 +63,8 @@ extension LogSpool {
       return true
     }
     guard schedule else { return }
-    let nanoseconds = Int(clamping: delay.components.seconds &* 1_000_000_000)
+    let nanoseconds =
+      Int(clamping: delay.components.seconds &* 1_000_000_000)
       &+ Int(delay.components.attoseconds / 1_000_000_000)
     queue.asyncAfter(deadline: .now() + .nanoseconds(max(0, nanoseconds))) { [weak self] in
       guard let self else { return }

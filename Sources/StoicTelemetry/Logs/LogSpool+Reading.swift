@@ -21,7 +21,8 @@ extension LogSpool {
     _ body: (LogEntry) throws(StoreError) -> Void
   ) throws(StoreError) -> LogReadSummary {
     var summary = LogReadSummary()
-    try forEachEncodedRecord(from: sequence, through: last) { (sequence, bytes) throws(StoreError) in
+    try forEachEncodedRecord(from: sequence, through: last) {
+      (sequence, bytes) throws(StoreError) in
       let entry = LogEntry(sequence: sequence, bytes: bytes)
       summary.count(entry)
       try body(entry)
@@ -63,7 +64,7 @@ extension LogSpool {
         entries.append(entry)
         if entries.count >= limit { throw Self.stopReading }
       }
-    } catch where error.cause is ReadStopped {
+    } catch  where error.cause is ReadStopped {
       // The batch is full.
     }
     return entries
@@ -85,7 +86,7 @@ extension LogSpool {
   ) throws(StoreError) {
     do throws(StoreError) {
       try journal.forEachRecordBorrowing(from: sequence, body)
-    } catch where error.cause is ReadStopped {
+    } catch  where error.cause is ReadStopped {
       // Stopped on purpose.
     }
   }

@@ -62,6 +62,9 @@ public final class LogSpool: Sendable {
   let state: SleepingLock<State>
   /// Whether the journal takes records: false from a disk error until recovery.
   let writable = Atomic<Bool>(true)
+  /// Set once ``open(directory:fileSystem:options:dropCounters:events:)`` has the journal in
+  /// place: maintenance asked for while the journal opens (its recovery's events) waits for it.
+  let ready = Atomic<Bool>(false)
   /// Set by ``close()``.
   let closed = Atomic<Bool>(false)
   /// Bytes appended since open (frames, and a marker's worth for each durable record).
@@ -160,6 +163,7 @@ public final class LogSpool: Sendable {
       throw error
     }
     dropCounters.observe { [weak spool] in spool?.dropsChanged() }
+    spool.ready.store(true, ordering: .releasing)
     spool.requestMaintenance()
     spool.runRequestedMaintenanceInline()
     return spool

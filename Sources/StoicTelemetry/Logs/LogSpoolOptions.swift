@@ -81,9 +81,9 @@ public struct LogSpoolOptions: Sendable {
   /// The limit the records themselves must stay under.
   var recordLimit: UInt64 { byteLimit - markerReserve }
 
-  /// The segment size in use: at most an eighth of the limit (and at least 4 KiB), so that
+  /// The segment size in use: at most an eighth of the limit (and at least 1 KiB), so that
   /// whole old segments can always be removed before the limit is reached.
-  var effectiveSegmentSize: UInt64 { max(4 << 10, min(segmentSize, byteLimit / 8)) }
+  var effectiveSegmentSize: UInt64 { max(1 << 10, min(segmentSize, byteLimit / 8)) }
 
   /// Where removal of the oldest segments starts (``LogSpoolFullPolicy/dropOldest``): two
   /// segments below the limit (a quarter of it at most).

@@ -118,7 +118,7 @@ public final class TelemetrySpool: Sendable {
       {
         return identity
       }
-    } catch where error.code == .corrupt {
+    } catch  where error.code == .corrupt {
       damage = error.message
     }
     let identity = SpoolIdentity.random()

@@ -141,12 +141,14 @@ extension LogSpool {
     return false
   }
 
-  /// How often a log call past the high-water mark asks for a quota check: 5 ms.
-  static let quotaCheckInterval: Int64 = 5_000_000
+  /// How often a log call past the high-water mark asks for a quota check: every 5 ms in the
+  /// background; every call inline (where the check runs when the call returns, so that a
+  /// run on the simulated disk does the same whatever the clock).
+  var quotaCheckInterval: Int64 { options.backgroundMaintenance ? 5_000_000 : 0 }
 
   /// Asks for a quota check unless one was asked for less than ``quotaCheckInterval`` ago.
   func requestQuotaCheck(time: Int64) {
-    requestMaintenance(gate: nextQuotaCheck, time: time, interval: Self.quotaCheckInterval)
+    requestMaintenance(gate: nextQuotaCheck, time: time, interval: quotaCheckInterval)
   }
 
   /// Asks for maintenance unless the `gate` (a wall-clock time in nanoseconds) is still ahead of

@@ -40,10 +40,19 @@ extension LogSpool {
   /// Measures the journal: the estimate becomes its size now, plus what is appended from here
   /// on (an append racing the measure may be counted twice, never missed).
   func measure(_ journal: Journal) throws(StoreError) {
+    _ = try measureSegments(journal)
+  }
+
+  /// The journal's segments and their total, which becomes the estimate's new baseline.
+  private func measureSegments(_ journal: Journal) throws(StoreError)
+    -> (segments: [JournalSegmentInfo], total: UInt64)
+  {
     let before = appendedBytes.load(ordering: .relaxed)
-    let total = try journal.segments().reduce(UInt64(0)) { $0 + $1.bytes }
+    let segments = try journal.segments()
+    let total = segments.reduce(UInt64(0)) { $0 + $1.bytes }
     usageBaseline.store(
       Int64(clamping: total) &- Int64(truncatingIfNeeded: before), ordering: .relaxed)
+    return (segments, total)
   }
 
   /// Settles a removal of records that a crash interrupted: counted if the journal's low-water
@@ -72,18 +81,24 @@ extension LogSpool {
     return due
   }
 
-  /// Measures the journal, then removes whole segments from the oldest on: those whose every
+  /// Measures the journal (past the high-water mark, unless dropping the oldest, compressing
+  /// full segments first), then removes whole segments from the oldest on: those whose every
   /// record is older than the age limit (when `checkAge`), then, with
   /// ``LogSpoolFullPolicy/dropOldest``, as many as bring the journal down to the high-water
   /// mark. The active segment and one whose seal is pending are never removed. Call holding
   /// ``maintenanceLock``.
   func enforceRetentionLocked(checkAge: Bool) throws(StoreError) {
     guard writable.load(ordering: .relaxed), let journal = currentJournal() else { return }
-    let before = appendedBytes.load(ordering: .relaxed)
-    let segments = try journal.segments()
-    var total = segments.reduce(UInt64(0)) { $0 + $1.bytes }
-    usageBaseline.store(
-      Int64(clamping: total) &- Int64(truncatingIfNeeded: before), ordering: .relaxed)
+    var (segments, total) = try measureSegments(journal)
+    if options.whenFull != .dropOldest, total > options.highWater,
+      segments.contains(where: { $0.state == .sealed })
+    {
+      // Full segments not compressed yet (compression lags a burst) take about five times
+      // their compressed size: compressing them is the room a full spool can make by itself.
+      // (Dropping the oldest makes room at once instead: the newest records are kept.)
+      try journal.compressSealedSegments()
+      (segments, total) = try measureSegments(journal)
+    }
     forgetSegmentTimes(keeping: segments)
     let lowWater = journal.lowWaterMark
     var index = 0

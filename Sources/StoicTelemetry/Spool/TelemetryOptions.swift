@@ -4,7 +4,7 @@ public struct TelemetryOptions: Sendable {
   /// The log spool's options.
   public var logs: LogSpoolOptions
 
-  // The metrics spool's options (`MetricsOptions`) join here.
+  // The metrics spool's options join here: `public var metrics: MetricsOptions`.
 
   /// Creates options; every parameter has the default described on its property.
   public init(logs: LogSpoolOptions = LogSpoolOptions()) {

@@ -31,8 +31,16 @@ public final class TelemetrySpool: Sendable {
   /// The log spool.
   public let logs: LogSpool
 
-  // The metrics spool (`public let metrics: MetricsSpool`) is opened here, in `metrics/`,
-  // with `dropCounters` and `logs.eventSink`, and flushed and closed with the log spool.
+  // MARK: The metrics spool (wired when it lands)
+  //
+  // `public let metrics: MetricsSpool`, opened in `open(at:options:fileSystem:events:)` right
+  // after the log spool: `MetricsSpool.open(directory: Path.join(root, "metrics"), fileSystem:
+  // fileSystem, options: options.metrics, events: logs.eventSink, dropCounters: dropCounters)`
+  // (its events are written into the log spool like the spool's own); then, for every
+  // `SpoolDropReason`, `metrics.observeCounter(label: "stoic.spool.dropped", dimensions:
+  // [("reason", reason.description)]) { dropCounters.counts[reason] }`, so the drop counts are
+  // forwarded as a metric. `flush()` writes a sample after the log spool's flush; `close()`
+  // closes it after the log spool and before the drop counters.
 
   /// The drop counters the log spool (and the metrics spool) count into.
   public let dropCounters: SpoolDropCounters
@@ -143,7 +151,7 @@ public final class TelemetrySpool: Sendable {
   /// - Throws: As ``LogSpool/flush()``.
   public func flush() throws(StoreError) {
     try logs.flush()
-    // The metrics spool writes and syncs its sample here.
+    // The metrics spool writes and syncs its sample here (see the metrics spool's place above).
   }
 
   /// Closes the log spool (and the metrics spool), syncs and closes the drop counters and
@@ -165,6 +173,7 @@ public final class TelemetrySpool: Sendable {
       }
     }
     attempt { () throws(StoreError) in try logs.close() }
+    // The metrics spool is closed here, before the drop counters it counts into.
     attempt { () throws(StoreError) in try dropCounters.close() }
     attempt { () throws(StoreError) in try lock.release() }
     if let failure { throw failure }

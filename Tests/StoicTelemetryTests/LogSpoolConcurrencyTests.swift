@@ -108,3 +108,37 @@ struct LogSpoolConcurrencyTests {
     try spool.close()
   }
 }
+
+/// Removing acknowledged or old records never holds up a logger: the journal writes the
+/// checkpoint and removes the segments outside the lock appends take.
+@Suite("LogSpool removals and loggers")
+struct LogSpoolRemovalTests {
+  @Test("a log call returns while a drop is in the middle of its checkpoint's sync")
+  func dropDoesNotBlockLoggers() throws {
+    let disk = SyncCountingFileSystem(SimulatedFileSystem())
+    var options = SpoolTestSupport.options()
+    options.logs.segmentSize = 1 << 10
+    let spool = try SpoolTestSupport.open(disk, options: options)
+    for index in 0..<40 {
+      _ = spool.logs.log(level: .info, label: "app", message: "record \(index)")
+    }
+    let returned = Mutex<Bool?>(nil)
+    disk.onSync = { handle in
+      guard handle.path.hasSuffix("journal.checkpoint.tmp") else { return }
+      // Another thread logs while this one is inside the drop's sync; it must not wait for it.
+      let done = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        _ = spool.logs.log(level: .info, label: "app", message: "during the drop")
+        done.signal()
+      }
+      let inTime = done.wait(timeout: .now() + .seconds(5)) == .success
+      returned.withLock { $0 = $0 ?? inTime }
+    }
+    try spool.logs.dropThrough(spool.logs.lastSequence / 2)
+    disk.onSync = nil
+    #expect(returned.withLock { $0 } == true, "the log call waited for the drop")
+    #expect(
+      try SpoolTestSupport.records(spool).contains { $0.message == "during the drop" })
+    try spool.close()
+  }
+}

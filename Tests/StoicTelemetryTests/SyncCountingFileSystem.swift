@@ -9,11 +9,18 @@ import Synchronization
 
 /// A file system that passes everything on to another and counts the file syncs; each sync can
 /// be made to last at least `syncDelay` microseconds (a slow disk, so that concurrent durable
-/// appenders meet while one syncs).
+/// appenders meet while one syncs), and a test can run code inside a sync (``onSync``).
 final class SyncCountingFileSystem: FileSystem {
   let base: any FileSystem
   let syncDelay: UInt32
   private let syncs = Atomic<Int>(0)
+  private let hook = Mutex<(@Sendable (FileHandle) -> Void)?>(nil)
+
+  /// Called with the handle at the start of every file sync, on the syncing thread.
+  var onSync: (@Sendable (FileHandle) -> Void)? {
+    get { hook.withLock { $0 } }
+    set { hook.withLock { $0 = newValue } }
+  }
 
   init(_ base: any FileSystem, syncDelay: UInt32 = 0) {
     self.base = base
@@ -25,6 +32,7 @@ final class SyncCountingFileSystem: FileSystem {
 
   func sync(_ handle: FileHandle) throws(StoreError) {
     syncs.add(1, ordering: .relaxed)
+    onSync?(handle)
     if syncDelay > 0 { usleep(syncDelay) }
     try base.sync(handle)
   }

@@ -78,16 +78,12 @@ extension Journal {
     try fileSystem.syncDirectory(directory)
   }
 
+  /// The drop through the last record, under the lock (the sequence was checked by
+  /// ``dropThroughPaused(_:)``: the last sequence only grows, and the mark changes only under
+  /// the maintenance lock the caller holds).
   private func dropThroughLocked(_ sequence: UInt64) throws(StoreError) {
     try withExclusiveCore { (core) throws(StoreError) in
       try core.checkUsable(directory)
-      guard sequence <= core.lastSequence else {
-        throw StoreError(
-          .invalidArgument,
-          "cannot drop through \(sequence): the last sequence is \(core.lastSequence)",
-          path: directory)
-      }
-      guard sequence > core.lowWater else { return }
       var checkpoint = try readCheckpoint() ?? .lowWater(0)
       checkpoint.lowWater = sequence
       try commitCheckpoint(checkpoint, core: &core, records: nil)

@@ -102,40 +102,34 @@ extension LogSpool {
     forgetSegmentTimes(keeping: segments)
     let lowWater = journal.lowWaterMark
     var index = 0
-    /// The records of segment `index` still stored: after the low-water mark, up to the next
-    /// segment's first.
-    func records(_ index: Int) -> (count: UInt64, last: UInt64) {
-      let last = segments[index + 1].first - 1
-      let after = max(lowWater, segments[index].first - 1)
-      return (last > after ? last - after : 0, last)
+    /// Takes the oldest sealed segments while `more` says so (each with a newer segment after
+    /// it), adding up the records they still hold (after the low-water mark); returns the count
+    /// and the last sequence to drop through, if any was taken.
+    func take(while more: (Int) throws(StoreError) -> Bool) throws(StoreError)
+      -> (count: UInt64, through: UInt64)?
+    {
+      var taken: (count: UInt64, through: UInt64)?
+      while index + 1 < segments.count, segments[index].isSealed, try more(index) {
+        let last = segments[index + 1].first - 1
+        let after = max(lowWater, segments[index].first - 1)
+        taken = ((taken?.count ?? 0) + (last > after ? last - after : 0), last)
+        total -= segments[index].bytes
+        index += 1
+      }
+      return taken
     }
     if checkAge, let maximumAge = options.maximumAge {
       let cutoff = WallClock.nanoseconds() &- maximumAge.nanosecondsClamped
-      var count: UInt64 = 0
-      var through: UInt64?
       // A segment is old once the first record after it is: every record in it came before.
-      while index + 1 < segments.count, segments[index].isSealed,
-        let next = try firstRecordTime(of: segments[index + 1], journal), next < cutoff
-      {
-        let (records, last) = records(index)
-        count += records
-        through = last
-        total -= segments[index].bytes
-        index += 1
+      let old = try take { (index) throws(StoreError) in
+        try firstRecordTime(of: segments[index + 1], journal).map { $0 < cutoff } ?? false
       }
-      if let through { try drop(count, reason: .age, through: through, journal) }
+      if let old { try drop(old.count, reason: .age, through: old.through, journal) }
     }
-    if options.whenFull == .dropOldest, total > options.highWater {
-      var count: UInt64 = 0
-      var through: UInt64?
-      while total > options.highWater, index + 1 < segments.count, segments[index].isSealed {
-        let (records, last) = records(index)
-        count += records
-        through = last
-        total -= segments[index].bytes
-        index += 1
-      }
-      if let through { try drop(count, reason: .quota, through: through, journal) }
+    if options.whenFull == .dropOldest,
+      let oldest = try take(while: { _ in total > options.highWater })
+    {
+      try drop(oldest.count, reason: .quota, through: oldest.through, journal)
     }
     if index > 0 { try measure(journal) }
   }

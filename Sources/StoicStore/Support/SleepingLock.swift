@@ -20,7 +20,6 @@ package final class SleepingLock<Value>: @unchecked Sendable {
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private let value: UnsafeMutablePointer<Value>
 
-  /// A lock holding `value`.
   package init(_ value: Value) {
     self.value = .allocate(capacity: 1)
     self.value.initialize(to: value)

@@ -138,7 +138,7 @@ struct LogSpoolDiskErrorTests {
       stored.append(sequence)
       let diskErrors = spool.dropCounts.diskError
       try spool.close()
-      let again = try TelemetrySpool.open(at: root, options: options)
+      let again = try Support.reopen(at: root, options: options)
       let present = Set(try Support.records(again).map(\.sequence))
       #expect(Set(stored).isSubset(of: present), "a record whose call returned is missing")
       #expect(again.dropCounts.diskError == diskErrors)

@@ -125,7 +125,7 @@ struct LogSpoolProcessKillTests {
   /// 0, 1, 2… with no gap or duplicate, intact, at least `acknowledged` of them. Returns the
   /// spool's last sequence.
   static func check(root: String, run: Int, after: UInt64, acknowledged: Int) throws -> UInt64 {
-    let spool = try TelemetrySpool.open(at: root)
+    let spool = try SpoolTestSupport.reopen(at: root)
     defer { try? spool.close() }
     var next = 0
     var unreadable = 0

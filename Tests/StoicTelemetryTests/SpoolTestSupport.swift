@@ -3,6 +3,12 @@ import StoicTesting
 
 @testable import StoicTelemetry
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Opening and reading spools in the tests.
 enum SpoolTestSupport {
   /// Where the tests' spools live on a simulated disk.
@@ -38,5 +44,25 @@ enum SpoolTestSupport {
     let spool = try open(disk.crashedDurableOnly())
     defer { try? spool.close() }
     return try records(spool).filter { $0.label != LogSpool.eventLabel }.map(\.message)
+  }
+}
+
+extension SpoolTestSupport {
+  /// Opens the spool at `root` on the real disk again, retrying for up to 10 s while it is
+  /// `.locked`: a process that another test forks meanwhile shares this process's descriptors,
+  /// the spool's lock among them, until it replaces itself with its program (they are
+  /// close-on-exec), which on a busy machine can take a while.
+  static func reopen(at root: String, options: TelemetryOptions = TelemetryOptions())
+    throws(StoreError) -> TelemetrySpool
+  {
+    var attempts = 0
+    while true {
+      do throws(StoreError) {
+        return try TelemetrySpool.open(at: root, options: options)
+      } catch  where error.code == .locked && attempts < 1000 {
+        attempts += 1
+        usleep(10_000)
+      }
+    }
   }
 }

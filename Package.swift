@@ -34,7 +34,7 @@ let package = Package(
     .default(enabledTraits: []),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.12.0"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
   ],
   targets: [
@@ -132,6 +132,11 @@ let package = Package(
       dependencies: ["StoicPowerCut"],
       swiftSettings: strictSettings
     ),
+    .executableTarget(
+      name: "stoic-telemetry-child",
+      dependencies: ["StoicTelemetry"],
+      swiftSettings: strictSettings
+    ),
     .testTarget(
       name: "StoicStoreTests",
       dependencies: ["StoicStore", "StoicTesting", "CStoicAtomics"],
@@ -149,7 +154,10 @@ let package = Package(
     ),
     .testTarget(
       name: "StoicTelemetryTests",
-      dependencies: ["StoicTelemetry", "StoicStore", "StoicTesting", "stoic-metrics-child"],
+      dependencies: [
+        "StoicTelemetry", "StoicStore", "StoicTesting", "stoic-metrics-child",
+        "stoic-telemetry-child",
+      ],
       swiftSettings: strictSettings
     ),
     // The swift-metrics adapter's tests: built (non-empty) only with the `SwiftMetrics` trait.
@@ -159,6 +167,15 @@ let package = Package(
         "StoicMetrics", "StoicTelemetry", "StoicStore", "StoicTesting",
         .product(
           name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["SwiftMetrics"])),
+      ],
+      swiftSettings: strictSettings
+    ),
+    // The swift-log adapter's tests: built (non-empty) only with the `SwiftLog` trait.
+    .testTarget(
+      name: "StoicLoggingTests",
+      dependencies: [
+        "StoicLogging", "StoicTelemetry", "StoicStore", "StoicTesting",
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
       ],
       swiftSettings: strictSettings
     ),

@@ -37,6 +37,12 @@
       self.metrics = metrics
     }
 
+    /// A factory over the telemetry spool's metrics spool:
+    /// `MetricsSystem.bootstrap(StoicMetricsFactory(spool: telemetry))`.
+    public init(spool: TelemetrySpool) {
+      self.metrics = spool.metrics
+    }
+
     /// A counter handler over the spool's counter series `label`.
     public func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
       StoicCounterHandler(metrics.counter(label: label, dimensions: dimensions))

@@ -28,7 +28,7 @@ enum EventCatalogSourceScanner {
   static let prefixes = Layers.catalogs.map(\.prefix)
   static let fileExtensions: Set<String> = [
     "json", "txt", "plist", "tmp", "previous", "journal", "snapshot", "log", "bin", "yaml", "yml",
-    "toml", "conf", "db", "lock",
+    "toml", "conf", "db", "lock", "id",
   ]
 
   /// The package's root directory, three levels above this file.

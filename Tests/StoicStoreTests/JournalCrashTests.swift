@@ -257,6 +257,33 @@ struct JournalCrashTests {
     #expect(report.passed, "\(report)")
   }
 
+  @Test("drops of acknowledged records: below the last record (unlocked) and through it")
+  func drops() {
+    let report = Self.dropScenario(options: Support.smallSegments(), crashRecovery: false)
+    #expect(report.passed, "\(report)")
+    #expect(report.crashPoints > 20)
+  }
+
+  /// Six durable records in small segments; drop through 3 and 5 (sealed segments removed
+  /// without the journal's lock), then through the last record (the active segment replaced),
+  /// appending between the drops.
+  static func dropScenario(options: JournalOptions, crashRecovery: Bool = true) -> CrashReport {
+    Support.explore(
+      crashRecovery: crashRecovery, options: options, attempted: Array(1...9),
+      setup: { disk in try Self.prepare(disk, 1...6, options: options) },
+      operation: { disk, recorder in
+        let journal = try Journal.open(
+          directory: Support.directory, fileSystem: disk, options: options)
+        try journal.dropThrough(3)
+        try Self.appendEach(journal, 7...7, recorder)
+        try journal.dropThrough(5)
+        try Self.appendEach(journal, 8...8, recorder)
+        try journal.dropThrough(8)
+        try Self.appendEach(journal, 9...9, recorder)
+        try journal.close()
+      })
+  }
+
   @Test("segment rolls with compression of the sealed segments", arguments: [true, false])
   func segmentRolls(mapped: Bool) {
     var options = Support.smallSegments()

@@ -38,4 +38,12 @@ struct JournalMutationTests {
       crashRecovery: false)
     #expect(!report.passed, "the mutation went unnoticed: \(report)")
   }
+
+  @Test("truncate before the checkpoint in a drop: covered segments vanish first")
+  func truncateBeforeDrop() {
+    let report = JournalCrashTests.dropScenario(
+      options: Self.mutated(JournalTestSupport.smallSegments(), .truncateBeforeSnapshot),
+      crashRecovery: false)
+    #expect(!report.passed, "the mutation went unnoticed: \(report)")
+  }
 }

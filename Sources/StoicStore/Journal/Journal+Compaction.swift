@@ -4,6 +4,10 @@ extension Journal {
   /// first when it is covered too). Readers start after the mark from then on.
   ///
   /// The snapshot, if any, is kept as it is. Cost is proportional to the segments removed.
+  /// Unless the mark covers the last record (the active segment must then be replaced and
+  /// sealed under the journal's lock), the checkpoint is written and the segments removed
+  /// without holding the lock appends take: they go on meanwhile. A segment whose seal is
+  /// still pending is removed by a later drop, or at open.
   ///
   /// - Throws: ``StoreError/Code/invalidArgument`` for a sequence above ``lastSequence``; the
   ///   file system's errors (nothing acknowledged is lost by a failure here).
@@ -11,8 +15,18 @@ extension Journal {
     try withMaintenancePaused { () throws(StoreError) in try dropThroughPaused(sequence) }
   }
 
+  /// How a drop is made.
+  private enum DropPlan {
+    /// The mark is not above the current one.
+    case nothing
+    /// The mark covers the last record: under the lock (see ``commitCheckpoint(_:core:records:)``).
+    case locked
+    /// Checkpoint and removal of these sealed segments outside the lock.
+    case unlocked([JournalCore.Sealed])
+  }
+
   private func dropThroughPaused(_ sequence: UInt64) throws(StoreError) {
-    try withExclusiveCore { (core) throws(StoreError) in
+    let plan = try state.withLock { (core) throws(StoreError) -> DropPlan in
       try core.checkUsable(directory)
       guard sequence <= core.lastSequence else {
         throw StoreError(
@@ -20,7 +34,56 @@ extension Journal {
           "cannot drop through \(sequence): the last sequence is \(core.lastSequence)",
           path: directory)
       }
-      guard sequence > core.lowWater else { return }
+      guard sequence > core.lowWater else { return .nothing }
+      guard sequence < core.lastSequence else { return .locked }
+      return .unlocked(coveredSealed(core: core, lowWater: sequence))
+    }
+    switch plan {
+    case .nothing: return
+    case .locked: try dropThroughLocked(sequence)
+    case .unlocked(let removable): try dropThroughUnlocked(sequence, removing: removable)
+    }
+  }
+
+  /// The checkpoint with the mark `sequence`, durable, then the covered sealed segments removed,
+  /// neither holding the state lock (the maintenance lock, held by the caller, keeps every other
+  /// writer of the checkpoint and of sealed segments out). The mark and the segment list change
+  /// under the lock between the two, so no reader is handed a segment about to go.
+  private func dropThroughUnlocked(_ sequence: UInt64, removing segments: [JournalCore.Sealed])
+    throws(StoreError)
+  {
+    let mutated = options.mutations.contains(.truncateBeforeSnapshot)
+    if mutated { try removeSegmentsUnlocked(segments, mark: nil) }
+    var checkpoint = try readCheckpoint() ?? .lowWater(0)
+    checkpoint.lowWater = sequence
+    let plain = AtomicFile.Options(envelope: false, keepPrevious: false)
+    try AtomicFile(
+      path: Path.join(directory, JournalFileNames.checkpoint), fileSystem: fileSystem,
+      options: plain
+    ).write(checkpoint.encoded())
+    try removeSegmentsUnlocked(mutated ? [] : segments, mark: sequence)
+  }
+
+  /// Raises the mark to `mark` (once its checkpoint is durable) and takes `segments` out of
+  /// the list under the lock, then removes their files and syncs the directory outside it.
+  private func removeSegmentsUnlocked(_ segments: [JournalCore.Sealed], mark: UInt64?)
+    throws(StoreError)
+  {
+    state.withLock { core in
+      if let mark { core.lowWater = max(core.lowWater, mark) }
+      core.sealed.removeAll { segments.contains($0) }
+    }
+    guard !segments.isEmpty else { return }
+    for segment in segments { try fileSystem.remove(Path.join(directory, segment.name)) }
+    try fileSystem.syncDirectory(directory)
+  }
+
+  /// The drop through the last record, under the lock (the sequence was checked by
+  /// ``dropThroughPaused(_:)``: the last sequence only grows, and the mark changes only under
+  /// the maintenance lock the caller holds).
+  private func dropThroughLocked(_ sequence: UInt64) throws(StoreError) {
+    try withExclusiveCore { (core) throws(StoreError) in
+      try core.checkUsable(directory)
       var checkpoint = try readCheckpoint() ?? .lowWater(0)
       checkpoint.lowWater = sequence
       try commitCheckpoint(checkpoint, core: &core, records: nil)

@@ -1,5 +1,8 @@
 /// A structured metadata value of a log record, as swift-log's `Logger.MetadataValue` has them.
-public indirect enum LogMetadataValue: Sendable, Hashable, CustomStringConvertible {
+///
+/// Not `indirect`: the nested cases hold arrays and dictionaries, which are stored out of line
+/// already, so a string value costs no box of its own.
+public enum LogMetadataValue: Sendable, Hashable, CustomStringConvertible {
   /// A string.
   case string(String)
   /// A value that described itself as a string when it was logged (swift-log's

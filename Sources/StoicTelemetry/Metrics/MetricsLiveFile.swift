@@ -49,6 +49,8 @@ final class MetricsLiveFile: @unchecked Sendable {
     case adopted
     /// New extents were built from the journal's last synced samples, and why.
     case rebuilt(reason: String)
+    /// A new spool: no live file and no sample yet, so nothing was rebuilt.
+    case created
   }
 
   private init(
@@ -97,6 +99,7 @@ final class MetricsLiveFile: @unchecked Sendable {
       try file.setAside(indices, suffix: ".stale")
     }
     let loaded = try file.rebuild(from: try lastSynced())
+    if indices.isEmpty && loaded.isEmpty { return (file, loaded, .created) }
     return (file, loaded, .rebuilt(reason: reason))
   }
 

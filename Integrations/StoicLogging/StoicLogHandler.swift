@@ -1,0 +1,137 @@
+// The swift-log integration is built only with the `SwiftLog` trait:
+// `swift build --traits SwiftLog`. A default build compiles nothing here and fetches nothing.
+#if SwiftLog
+  public import Logging
+  public import StoicStore
+  public import StoicTelemetry
+
+  /// A swift-log `LogHandler` that writes every record into a Stoic telemetry spool: in the
+  /// kernel when the log call returns (a crash of the process loses nothing), durable before it
+  /// returns at or above the spool's durable level (`.error` by default), every drop counted.
+  ///
+  /// ```swift
+  /// let telemetry = try TelemetrySpool.open(at: "/var/lib/app/telemetry")
+  /// LoggingSystem.bootstrap { StoicLogHandler(label: $0, spool: telemetry) }
+  /// ```
+  ///
+  /// A value type, as swift-log requires: changing the level or the metadata of one logger
+  /// changes that logger only. It converts and hands over; everything else (encoding,
+  /// durability, quota, disk errors) is the ``StoicTelemetry/LogSpool``'s, tested without
+  /// swift-log.
+  ///
+  /// Metadata is merged as swift-log's own handlers do: the handler's, then the metadata
+  /// provider's, then the call's (a later one wins a key); an error given to the call is added
+  /// as `error.message` and `error.type`.
+  public struct StoicLogHandler: LogHandler {
+    /// The logger's label, stored with every record.
+    public let label: String
+    /// The log spool the records go to.
+    public let spool: LogSpool
+    /// The least severe level logged; swift-log filters below it before calling the handler.
+    public var logLevel: Logger.Level
+    /// Adds metadata to every record when it is logged (task-local values, for example).
+    public var metadataProvider: Logger.MetadataProvider?
+    /// The handler's own metadata, as swift-log gave it.
+    public var metadata: Logger.Metadata {
+      didSet { converted = Self.convert(metadata) }
+    }
+    /// ``metadata`` converted once, when it is set, rather than at every record.
+    private var converted: LogMetadata
+
+    /// A handler writing into `spool`'s log spool.
+    ///
+    /// - Parameters:
+    ///   - label: The logger's label.
+    ///   - spool: The telemetry spool.
+    ///   - logLevel: The least severe level logged. Default `.info`.
+    ///   - metadataProvider: The metadata provider; by default the one given to
+    ///     `LoggingSystem.bootstrap`.
+    public init(
+      label: String, spool: TelemetrySpool, logLevel: Logger.Level = .info,
+      metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider
+    ) {
+      self.init(
+        label: label, logs: spool.logs, logLevel: logLevel, metadataProvider: metadataProvider)
+    }
+
+    /// A handler writing into `logs`.
+    ///
+    /// - Parameters:
+    ///   - label: The logger's label.
+    ///   - logs: The log spool.
+    ///   - logLevel: The least severe level logged. Default `.info`.
+    ///   - metadataProvider: The metadata provider; by default the one given to
+    ///     `LoggingSystem.bootstrap`.
+    public init(
+      label: String, logs: LogSpool, logLevel: Logger.Level = .info,
+      metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider
+    ) {
+      self.label = label
+      self.spool = logs
+      self.logLevel = logLevel
+      self.metadataProvider = metadataProvider
+      self.metadata = [:]
+      self.converted = [:]
+    }
+
+    /// Every event a telemetry spool can report (the storage core's and the spool's), each with
+    /// its level, meaning and fields.
+    public static var eventCatalog: EventCatalog { TelemetrySpool.eventCatalog }
+
+    /// One of the handler's metadata values.
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+      get { metadata[key] }
+      set { metadata[key] = newValue }
+    }
+
+    /// Writes the record into the spool (see ``StoicTelemetry/LogSpool/log(level:label:message:metadata:source:file:function:line:)``).
+    public func log(event: LogEvent) {
+      var merged = converted
+      if let provided = metadataProvider?.get(), !provided.isEmpty {
+        for (key, value) in provided { merged[key] = Self.convert(value) }
+      }
+      if let explicit = event.metadata {
+        for (key, value) in explicit { merged[key] = Self.convert(value) }
+      }
+      if let error = event.error {
+        merged["error.message"] = .string("\(error)")
+        merged["error.type"] = .string(String(reflecting: type(of: error)))
+      }
+      spool.log(
+        level: LogLevel(event.level), label: label, message: event.message.description,
+        metadata: merged, source: event.source, file: event.file, function: event.function,
+        line: event.line)
+    }
+
+    /// swift-log's metadata as the spool's.
+    static func convert(_ metadata: Logger.Metadata) -> LogMetadata {
+      metadata.mapValues(convert)
+    }
+
+    /// One swift-log metadata value as the spool's: a string-convertible value keeps its
+    /// description.
+    static func convert(_ value: Logger.MetadataValue) -> LogMetadataValue {
+      switch value {
+      case .string(let text): .string(text)
+      case .stringConvertible(let convertible): .stringConvertible(convertible.description)
+      case .dictionary(let entries): .dictionary(convert(entries))
+      case .array(let values): .array(values.map(convert))
+      }
+    }
+  }
+
+  extension LogLevel {
+    /// The spool's level for swift-log's (the same seven).
+    public init(_ level: Logger.Level) {
+      switch level {
+      case .trace: self = .trace
+      case .debug: self = .debug
+      case .info: self = .info
+      case .notice: self = .notice
+      case .warning: self = .warning
+      case .error: self = .error
+      case .critical: self = .critical
+      }
+    }
+  }
+#endif

@@ -1,0 +1,386 @@
+/// The binary encoding of a log record: one journal payload per record.
+///
+/// ## Layout (version 1)
+///
+/// Little-endian. The first ten bytes are fixed, so that a reader (the forwarder, a query) can
+/// filter by level and time without decoding the rest; every later version keeps them where
+/// they are, so a record a newer build wrote can be filtered too.
+///
+/// | offset | field | bytes |
+/// | --- | --- | --- |
+/// | 0 (``versionOffset``) | format version (``version``) | 1 |
+/// | 1 (``levelOffset``) | level: ``LogLevel/rawValue``, 0 `trace` … 6 `critical` | 1 |
+/// | 2 (``timeOffset``) | wall-clock time, nanoseconds since 1970 (signed) | 8 |
+/// | 10 (``headerSize``) | label, message (strings), metadata (map), source, file, function (strings), line (varint) | … |
+///
+/// - *varint*: unsigned LEB128 (7 bits a byte, low bits first, high bit set on every byte but
+///   the last), at most 10 bytes, in its shortest form.
+/// - *string*: a varint byte count, then that many bytes of UTF-8.
+/// - *map*: a varint entry count, then each entry as a key (string) and a value. Keys are
+///   unique.
+/// - *value*: a kind byte, then: ``kindString`` a string; ``kindStringConvertible`` a string
+///   (the value's description when it was logged); ``kindDictionary`` a map; ``kindArray`` a
+///   varint count and that many values. Containers nest at most ``maximumDepth`` deep: a
+///   deeper value is stored as its description (kind ``kindStringConvertible``).
+///
+/// The record ends exactly after the line; a byte more is an error.
+///
+/// ## Decoding
+///
+/// ``decode(_:sequence:)`` checks every length against the bytes left, the nesting depth, the
+/// UTF-8 of every string and the uniqueness of keys, and throws a ``LogRecordDecodingError``
+/// naming the offset: hostile bytes never make it trap, recurse without bound, or reserve memory
+/// for more elements than their own bytes could hold. A
+/// record of a newer version is refused with ``LogRecordDecodingError/newerVersion(_:)`` before
+/// anything after the header is read: the spool keeps such records and hands them out as
+/// ``UnreadableLogRecord``s, never misread.
+public enum LogRecordFormat {
+  /// The version this build writes (and the highest it reads): 1.
+  public static let version: UInt8 = 1
+  /// Where the version byte is: 0.
+  public static let versionOffset = 0
+  /// Where the level byte is: 1.
+  public static let levelOffset = 1
+  /// Where the time (a little-endian `Int64`) is: 2.
+  public static let timeOffset = 2
+  /// The fixed header's size (version, level, time): 10. The label starts here.
+  public static let headerSize = 10
+  /// The deepest nesting of dictionaries and arrays a value may have: 32.
+  public static let maximumDepth = 32
+
+  /// A value's kind byte: a string.
+  public static let kindString: UInt8 = 0
+  /// A value's kind byte: the description of a string-convertible value.
+  public static let kindStringConvertible: UInt8 = 1
+  /// A value's kind byte: a dictionary.
+  public static let kindDictionary: UInt8 = 2
+  /// A value's kind byte: an array.
+  public static let kindArray: UInt8 = 3
+
+  /// The longest varint: 10 bytes for a 64-bit value.
+  static let maximumVarintSize = 10
+
+  // MARK: - Encoding
+
+  /// The bytes `record` encodes to (its ``LogRecord/sequence`` is not part of the payload: the
+  /// journal numbers it).
+  public static func encode(_ record: LogRecord) -> [UInt8] {
+    let count = encodedSize(
+      label: record.label, message: record.message, metadata: record.metadata,
+      source: record.source, file: record.file, function: record.function, line: record.line)
+    return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      encode(
+        into: UnsafeMutableRawBufferPointer(buffer), level: record.level,
+        timeNanoseconds: record.timeNanoseconds, label: record.label, message: record.message,
+        metadata: record.metadata, source: record.source, file: record.file,
+        function: record.function, line: record.line)
+      initialized = count
+    }
+  }
+
+  /// The exact size of the encoding of a record with these fields, computed without
+  /// allocating (unless a value nests deeper than ``maximumDepth`` and must be described).
+  static func encodedSize(
+    label: String, message: String, metadata: LogMetadata, source: String, file: String,
+    function: String, line: UInt
+  ) -> Int {
+    headerSize + stringSize(label) + stringSize(message) + mapSize(metadata, depth: 1)
+      + stringSize(source) + stringSize(file) + stringSize(function) + varintSize(UInt64(line))
+  }
+
+  /// Encodes a record into `buffer`, which is exactly
+  /// ``encodedSize(label:message:metadata:source:file:function:line:)`` bytes (the journal's
+  /// mapped tail on the log path: no intermediate copy). Returns the bytes written: all of
+  /// them, unless the buffer was too short (then the record is short, and unreadable).
+  @discardableResult
+  static func encode(
+    into buffer: UnsafeMutableRawBufferPointer, level: LogLevel, timeNanoseconds: Int64,
+    label: String, message: String, metadata: LogMetadata, source: String, file: String,
+    function: String, line: UInt
+  ) -> Int {
+    var writer = Writer(buffer: buffer)
+    writer.byte(version)
+    writer.byte(level.rawValue)
+    writer.int64(timeNanoseconds)
+    writer.string(label)
+    writer.string(message)
+    writer.map(metadata, depth: 1)
+    writer.string(source)
+    writer.string(file)
+    writer.string(function)
+    writer.varint(UInt64(line))
+    return writer.offset
+  }
+
+  static func varintSize(_ value: UInt64) -> Int {
+    var value = value
+    var size = 1
+    while value >= 0x80 {
+      value >>= 7
+      size += 1
+    }
+    return size
+  }
+
+  static func stringSize(_ text: String) -> Int {
+    let count = text.utf8.count
+    return varintSize(UInt64(count)) + count
+  }
+
+  static func mapSize(_ map: LogMetadata, depth: Int) -> Int {
+    var size = varintSize(UInt64(map.count))
+    for (key, value) in map { size += stringSize(key) + valueSize(value, depth: depth) }
+    return size
+  }
+
+  /// A value at `depth` (1 for a value of the record's metadata): containers deeper than
+  /// ``maximumDepth`` are stored as their description.
+  static func valueSize(_ value: LogMetadataValue, depth: Int) -> Int {
+    switch value {
+    case .string(let text), .stringConvertible(let text):
+      return 1 + stringSize(text)
+    case .dictionary(let map):
+      guard depth <= maximumDepth else { return 1 + stringSize(value.description) }
+      return 1 + mapSize(map, depth: depth + 1)
+    case .array(let values):
+      guard depth <= maximumDepth else { return 1 + stringSize(value.description) }
+      var size = 1 + varintSize(UInt64(values.count))
+      for element in values { size += valueSize(element, depth: depth + 1) }
+      return size
+    }
+  }
+
+  /// Stores into a buffer sized exactly for what it is given. Every store is checked against
+  /// the buffer's end (a compare per field): were the sizing ever wrong, the record would come
+  /// out short and unreadable, never written past its frame.
+  struct Writer {
+    let base: UnsafeMutableRawPointer?
+    let count: Int
+    var offset = 0
+
+    init(buffer: UnsafeMutableRawBufferPointer) {
+      base = buffer.baseAddress
+      count = buffer.count
+    }
+
+    /// Whether `size` more bytes fit.
+    func fits(_ size: Int) -> Bool { size <= count - offset }
+
+    mutating func byte(_ value: UInt8) {
+      guard let base, fits(1) else { return }
+      base.storeBytes(of: value, toByteOffset: offset, as: UInt8.self)
+      offset += 1
+    }
+
+    mutating func int64(_ value: Int64) {
+      guard let base, fits(8) else { return }
+      base.storeBytes(of: value.littleEndian, toByteOffset: offset, as: Int64.self)
+      offset += 8
+    }
+
+    mutating func varint(_ value: UInt64) {
+      var value = value
+      while value >= 0x80 {
+        byte(UInt8(truncatingIfNeeded: value) | 0x80)
+        value >>= 7
+      }
+      byte(UInt8(value))
+    }
+
+    mutating func string(_ text: String) {
+      let utf8 = text.utf8
+      varint(UInt64(utf8.count))
+      guard let base else { return }
+      let target = base + offset
+      let room = count - offset
+      let copied = utf8.withContiguousStorageIfAvailable { bytes -> Int in
+        let size = min(bytes.count, room)
+        if let source = bytes.baseAddress { target.copyMemory(from: source, byteCount: size) }
+        return size
+      }
+      if let copied {
+        offset += copied
+      } else {
+        for unit in utf8 { byte(unit) }
+      }
+    }
+
+    mutating func map(_ map: LogMetadata, depth: Int) {
+      varint(UInt64(map.count))
+      for (key, value) in map {
+        string(key)
+        self.value(value, depth: depth)
+      }
+    }
+
+    mutating func value(_ value: LogMetadataValue, depth: Int) {
+      switch value {
+      case .string(let text):
+        byte(kindString)
+        string(text)
+      case .stringConvertible(let text):
+        byte(kindStringConvertible)
+        string(text)
+      case .dictionary(let entries):
+        guard depth <= maximumDepth else { return described(value) }
+        byte(kindDictionary)
+        map(entries, depth: depth + 1)
+      case .array(let values):
+        guard depth <= maximumDepth else { return described(value) }
+        byte(kindArray)
+        varint(UInt64(values.count))
+        for element in values { self.value(element, depth: depth + 1) }
+      }
+    }
+
+    mutating func described(_ value: LogMetadataValue) {
+      byte(kindStringConvertible)
+      string(value.description)
+    }
+  }
+
+  // MARK: - Decoding
+
+  /// The fixed header of an encoded record (of any version), or `nil` when fewer than
+  /// ``headerSize`` bytes are given. Reads three fields; decodes nothing else.
+  public static func header(of bytes: UnsafeRawBufferPointer) -> LogRecordHeader? {
+    guard bytes.count >= headerSize else { return nil }
+    return LogRecordHeader(
+      version: bytes[versionOffset], levelRawValue: bytes[levelOffset],
+      timeNanoseconds: Int64(
+        littleEndian: bytes.loadUnaligned(fromByteOffset: timeOffset, as: Int64.self)))
+  }
+
+  /// Decodes an encoded record, numbering it `sequence`.
+  ///
+  /// - Throws: ``LogRecordDecodingError`` for anything that does not check; never traps.
+  public static func decode(_ bytes: [UInt8], sequence: UInt64) throws(LogRecordDecodingError)
+    -> LogRecord
+  {
+    let outcome = bytes.withUnsafeBytes { buffer in
+      Result(catching: { () throws(LogRecordDecodingError) in
+        try decode(buffer, sequence: sequence)
+      })
+    }
+    return try outcome.get()
+  }
+
+  /// Decodes an encoded record from borrowed bytes, numbering it `sequence`.
+  ///
+  /// - Throws: ``LogRecordDecodingError`` for anything that does not check; never traps.
+  public static func decode(_ bytes: UnsafeRawBufferPointer, sequence: UInt64)
+    throws(LogRecordDecodingError) -> LogRecord
+  {
+    guard let first = bytes.first else { throw .empty }
+    if first > version { throw .newerVersion(first) }
+    if first < version { throw .unknownVersion(first) }
+    guard let header = header(of: bytes) else { throw .truncated(offset: bytes.count) }
+    guard let level = header.level else { throw .unknownLevel(header.levelRawValue) }
+    var reader = Reader(bytes: bytes, offset: headerSize)
+    let label = try reader.string()
+    let message = try reader.string()
+    let metadata = try reader.map(depth: 1)
+    let source = try reader.string()
+    let file = try reader.string()
+    let function = try reader.string()
+    let lineOffset = reader.offset
+    guard let line = UInt(exactly: try reader.varint()) else {
+      throw .malformedVarint(offset: lineOffset)
+    }
+    guard reader.offset == bytes.count else { throw .trailingBytes(offset: reader.offset) }
+    return LogRecord(
+      sequence: sequence, timeNanoseconds: header.timeNanoseconds, level: level, label: label,
+      message: message, metadata: metadata, source: source, file: file, function: function,
+      line: line)
+  }
+
+  /// Reads the encoding, every read checked against the bytes left.
+  struct Reader {
+    let bytes: UnsafeRawBufferPointer
+    var offset: Int
+
+    mutating func byte() throws(LogRecordDecodingError) -> UInt8 {
+      guard offset < bytes.count else { throw .truncated(offset: offset) }
+      defer { offset += 1 }
+      return bytes[offset]
+    }
+
+    /// A varint in its shortest form, at most 10 bytes, fitting in 64 bits.
+    mutating func varint() throws(LogRecordDecodingError) -> UInt64 {
+      let start = offset
+      var value: UInt64 = 0
+      var shift: UInt64 = 0
+      while true {
+        let byte = try byte()
+        let bits = UInt64(byte & 0x7F)
+        // The tenth byte may only carry the top bit of a 64-bit value.
+        guard shift < 63 || bits <= 1 else { throw .malformedVarint(offset: start) }
+        value |= bits << shift
+        if byte & 0x80 == 0 {
+          // A last byte of zero after others is an overlong form.
+          guard byte != 0 || offset - start == 1 else { throw .malformedVarint(offset: start) }
+          return value
+        }
+        shift += 7
+        guard shift < 64 else { throw .malformedVarint(offset: start) }
+      }
+    }
+
+    /// A count of things each at least one byte long: never more than the bytes left.
+    mutating func count() throws(LogRecordDecodingError) -> Int {
+      let start = offset
+      let value = try varint()
+      guard value <= UInt64(bytes.count - offset) else { throw .truncated(offset: start) }
+      return Int(value)
+    }
+
+    mutating func string() throws(LogRecordDecodingError) -> String {
+      let start = offset
+      let count = try count()
+      let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
+      guard let text = String(validating: slice, as: UTF8.self) else {
+        throw .invalidUTF8(offset: start)
+      }
+      offset += count
+      return text
+    }
+
+    mutating func map(depth: Int) throws(LogRecordDecodingError) -> LogMetadata {
+      let count = try count()
+      // Reserved up to a small bound: a hostile count costs no more than the bytes it spans.
+      var map = LogMetadata(minimumCapacity: min(count, 64))
+      for _ in 0..<count {
+        let keyOffset = offset
+        let key = try string()
+        let value = try self.value(depth: depth)
+        guard map.updateValue(value, forKey: key) == nil else {
+          throw .duplicateKey(offset: keyOffset)
+        }
+      }
+      return map
+    }
+
+    mutating func value(depth: Int) throws(LogRecordDecodingError) -> LogMetadataValue {
+      let start = offset
+      let kind = try byte()
+      switch kind {
+      case kindString:
+        return .string(try string())
+      case kindStringConvertible:
+        return .stringConvertible(try string())
+      case kindDictionary:
+        guard depth <= maximumDepth else { throw .nestedTooDeep(offset: start) }
+        return .dictionary(try map(depth: depth + 1))
+      case kindArray:
+        guard depth <= maximumDepth else { throw .nestedTooDeep(offset: start) }
+        let count = try count()
+        var values: [LogMetadataValue] = []
+        values.reserveCapacity(min(count, 64))
+        for _ in 0..<count { values.append(try value(depth: depth + 1)) }
+        return .array(values)
+      default:
+        throw .unknownValueKind(kind, offset: start)
+      }
+    }
+  }
+}

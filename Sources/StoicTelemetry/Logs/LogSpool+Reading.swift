@@ -1,0 +1,93 @@
+public import StoicStore
+
+extension LogSpool {
+  /// Calls `body` with every record after the low-water mark whose sequence is in
+  /// `sequence...last`, in order, in bounded memory (the journal's read window, or two
+  /// compressed blocks), each as a ``LogEntry``: decoded, or unreadable with its bytes (a record
+  /// a newer build wrote is handed out as such, never dropped or misread).
+  ///
+  /// Sees the records logged before the call.
+  ///
+  /// - Parameters:
+  ///   - sequence: The first sequence to hand out (0 or 1: from the oldest).
+  ///   - last: The last sequence to hand out; the read stops there.
+  ///   - body: Called with each entry; what it throws ends the read.
+  /// - Returns: How many records and unreadable records were handed out.
+  /// - Throws: ``StoreError/Code/closed`` after ``close()``; ``StoreError/Code/corrupt`` for a
+  ///   damaged segment; what `body` throws.
+  @discardableResult
+  public func forEachRecord(
+    from sequence: UInt64 = 0, through last: UInt64 = .max,
+    _ body: (LogEntry) throws(StoreError) -> Void
+  ) throws(StoreError) -> LogReadSummary {
+    var summary = LogReadSummary()
+    try forEachEncodedRecord(from: sequence, through: last) {
+      (sequence, bytes) throws(StoreError) in
+      let entry = LogEntry(sequence: sequence, bytes: bytes)
+      summary.count(entry)
+      try body(entry)
+    }
+    return summary
+  }
+
+  /// Like ``forEachRecord(from:through:_:)``, without decoding: `body` gets each record's
+  /// sequence and its encoded bytes, borrowed until it returns. With
+  /// ``LogRecordFormat/header(of:)`` a reader filters by level and time before it decodes
+  /// anything.
+  ///
+  /// - Throws: As ``forEachRecord(from:through:_:)``.
+  public func forEachEncodedRecord(
+    from sequence: UInt64 = 0, through last: UInt64 = .max,
+    _ body: (UInt64, UnsafeRawBufferPointer) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    guard let journal = currentJournal() else {
+      throw StoreError(.closed, "the log spool is closed", path: directory)
+    }
+    guard sequence <= last else { return }
+    try readStoppable(journal, from: sequence) { (recordSequence, payload) throws(StoreError) in
+      guard recordSequence <= last else { throw Self.stopReading }
+      try body(recordSequence, payload)
+    }
+  }
+
+  /// At most `limit` entries from `sequence` through `last`, collected in memory: a batch for
+  /// the forwarder.
+  ///
+  /// - Throws: As ``forEachRecord(from:through:_:)``.
+  public func entries(from sequence: UInt64 = 0, through last: UInt64 = .max, limit: Int = .max)
+    throws(StoreError) -> [LogEntry]
+  {
+    var entries: [LogEntry] = []
+    guard limit > 0 else { return entries }
+    do throws(StoreError) {
+      try forEachRecord(from: sequence, through: last) { (entry) throws(StoreError) in
+        entries.append(entry)
+        if entries.count >= limit { throw Self.stopReading }
+      }
+    } catch  where error.cause is ReadStopped {
+      // The batch is full.
+    }
+    return entries
+  }
+
+  /// Why a read was ended early: thrown by the spool's own bodies, caught around the read.
+  struct ReadStopped: Error, Sendable {}
+
+  /// The error that ends a read early.
+  static var stopReading: StoreError {
+    StoreError(.other, "read stopped", cause: ReadStopped())
+  }
+
+  /// Reads the journal from `sequence`; a ``stopReading`` thrown by `body` ends the read
+  /// quietly.
+  func readStoppable(
+    _ journal: Journal, from sequence: UInt64,
+    _ body: (UInt64, UnsafeRawBufferPointer) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    do throws(StoreError) {
+      try journal.forEachRecordBorrowing(from: sequence, body)
+    } catch  where error.cause is ReadStopped {
+      // Stopped on purpose.
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import StoicStore
+
+/// How a ``LogSpool`` keeps its records: when they become durable, how much it keeps, and how it
+/// recovers from disk errors.
+public struct LogSpoolOptions: Sendable {
+  /// Records at or above this level are durable (synced) before the log call returns, sharing
+  /// syncs with concurrent callers; `nil` makes no log call wait for a sync. Default `.error`.
+  public var durableLevel: LogLevel?
+  /// The group commit's maximum delay: a record below ``durableLevel`` becomes durable at most
+  /// this long after its call returned, by a background sync of everything pending (or
+  /// earlier, with the next durable record or ``LogSpool/flush()``). Default 100 ms.
+  public var maxDelay: Duration
+  /// The most bytes the log journal's segments may hold. Default 256 MiB. About 4 KiB of it is
+  /// kept for the sync markers the journal adds between two measurements (a 64th of the limit
+  /// when that is less than 256 KiB).
+  public var byteLimit: UInt64
+  /// Records older than this are removed, a whole segment at a time, once a newer segment
+  /// exists; `nil` (the default) keeps records until the byte limit needs the room.
+  public var maximumAge: Duration?
+  /// What happens when the spool is full. Default ``LogSpoolFullPolicy/dropOldest``.
+  public var whenFull: LogSpoolFullPolicy
+  /// The size at which the log journal starts a new segment: the unit of removal. Default
+  /// 8 MiB; at most an eighth of ``byteLimit`` is used.
+  public var segmentSize: UInt64
+  /// The largest encoded record, in bytes; a larger one is dropped and counted (reason
+  /// ``SpoolDropReason/encoding``). Default 1 MiB. Do not lower it for an existing spool.
+  public var maxRecordSize: Int
+  /// Whether damage inside durable records is quarantined and every valid later record kept
+  /// (`true`, the default), or makes open refuse the spool with ``StoreError/Code/corrupt``.
+  public var salvage: Bool
+  /// After a disk error, the spool tries to write again (reopening its journal) at most this
+  /// often. Default 1 s.
+  public var recoveryInterval: Duration
+  /// After a full disk, the free space the file system must report before the spool tries to
+  /// write again. Default 1 MiB.
+  public var resumeFreeSpace: UInt64
+  /// ``SpoolEvents/recordsDropped`` is raised at most this often per reason, with the count
+  /// since the last one. Default 1 s.
+  public var dropEventInterval: Duration
+  /// Whether retention, recovery after a disk error and the writing of the spool's own events
+  /// run on a background queue (`true`, the default) or on the thread that logs next, when it
+  /// returns (`false`: deterministic, for crash tests on a simulated disk). Either way they
+  /// never run while a lock other loggers need is held.
+  public var backgroundMaintenance: Bool
+  /// Deliberate defects for the crash tests' mutation checks; empty in real use.
+  package var mutations: Set<LogSpoolMutation> = []
+
+  /// Creates options; every parameter has the default described on its property.
+  public init(
+    durableLevel: LogLevel? = .error,
+    maxDelay: Duration = .milliseconds(100),
+    byteLimit: UInt64 = 256 << 20,
+    maximumAge: Duration? = nil,
+    whenFull: LogSpoolFullPolicy = .dropOldest,
+    segmentSize: UInt64 = 8 << 20,
+    maxRecordSize: Int = 1 << 20,
+    salvage: Bool = true,
+    recoveryInterval: Duration = .seconds(1),
+    resumeFreeSpace: UInt64 = 1 << 20,
+    dropEventInterval: Duration = .seconds(1),
+    backgroundMaintenance: Bool = true
+  ) {
+    self.durableLevel = durableLevel
+    self.maxDelay = maxDelay
+    self.byteLimit = byteLimit
+    self.maximumAge = maximumAge
+    self.whenFull = whenFull
+    self.segmentSize = segmentSize
+    self.maxRecordSize = maxRecordSize
+    self.salvage = salvage
+    self.recoveryInterval = recoveryInterval
+    self.resumeFreeSpace = resumeFreeSpace
+    self.dropEventInterval = dropEventInterval
+    self.backgroundMaintenance = backgroundMaintenance
+  }
+
+  /// The bytes kept free below ``byteLimit`` for the sync markers written between two
+  /// measurements of the journal.
+  var markerReserve: UInt64 { min(4 << 10, byteLimit / 64) }
+
+  /// The limit the records themselves must stay under.
+  var recordLimit: UInt64 { byteLimit - markerReserve }
+
+  /// The segment size in use: at most an eighth of the limit (and at least 1 KiB), so that
+  /// whole old segments can always be removed before the limit is reached.
+  var effectiveSegmentSize: UInt64 { max(1 << 10, min(segmentSize, byteLimit / 8)) }
+
+  /// Where removal of the oldest segments starts (``LogSpoolFullPolicy/dropOldest``): two
+  /// segments below the limit (a quarter of it at most).
+  var highWater: UInt64 {
+    recordLimit - min(2 * effectiveSegmentSize, recordLimit / 4)
+  }
+
+  /// The options of the log journal: appends never wait for a sync except with `durable: true`;
+  /// a background sync follows each unsynced append within ``maxDelay``.
+  var journalOptions: JournalOptions {
+    JournalOptions(
+      syncPolicy: .interval(maxDelay), maxRecordSize: maxRecordSize,
+      segmentSize: effectiveSegmentSize, salvage: salvage,
+      backgroundMaintenance: backgroundMaintenance)
+  }
+}

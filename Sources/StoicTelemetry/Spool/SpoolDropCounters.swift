@@ -1,0 +1,295 @@
+import Dispatch
+public import StoicStore
+
+/// A spool's persistent drop counters: how many records were dropped for each
+/// ``SpoolDropReason``, over the spool's whole life.
+///
+/// The counters live in one small file (`<root>/drops`, see `SpoolDropCountersFormat`), mapped
+/// shared where the file system can map files. Every change is written at once into a *live*
+/// copy, in turn into two slots, so it is in the kernel when ``add(_:reason:)`` returns and
+/// survives a crash of the process (a write the crash cut leaves the other copy, one change
+/// older). ``sync()`` (the spool's flush and close) writes a *durable* copy and syncs the
+/// file, so a power loss keeps at least the counts of the last sync.
+///
+/// Records removed by the quota or the age limit are counted exactly across crashes: the drop
+/// is recorded as under way (and synced) before the records are removed, and open settles it
+/// by looking at what the journal kept (see ``LogSpool``).
+///
+/// A file that cannot be read (damaged, or written by a newer build) is renamed aside to
+/// `drops.corrupt-N`, never deleted, and counting starts again from zero with the event
+/// ``SpoolEvents/dropCountsReset``.
+///
+/// Thread-safe. ``add(_:reason:)`` takes a lock for a copy of about 170 bytes into the mapping
+/// (or one positional write where nothing can be mapped); ``sync()`` syncs outside that lock.
+public final class SpoolDropCounters: Sendable {
+  /// The counters file.
+  public let path: String
+  let fileSystem: any FileSystem
+  let state: SleepingLock<State>
+  /// Serializes durable writes and their syncs, so that a durable slot is never written while
+  /// the other one is not yet synced. Never taken by ``add(_:reason:)``.
+  let syncLock = DispatchSemaphore(value: 1)
+
+  struct State {
+    var record: SpoolDropCountersFormat.Record
+    var handle: FileHandle?
+    var mapping: (any FileMapping)?
+    /// The durable slot (0 or 1) holding the newest synced copy.
+    var newestDurableSlot: Int
+    /// Changed since the last durable write.
+    var dirty = false
+    /// Writes that failed (the counts in memory are right; the file is behind).
+    var writeFailures = 0
+    var observers: [@Sendable () -> Void] = []
+  }
+
+  init(
+    path: String, fileSystem: any FileSystem, record: SpoolDropCountersFormat.Record,
+    handle: FileHandle, mapping: (any FileMapping)?, newestDurableSlot: Int
+  ) {
+    self.path = path
+    self.fileSystem = fileSystem
+    self.state = SleepingLock(
+      State(
+        record: record, handle: handle, mapping: mapping, newestDurableSlot: newestDurableSlot))
+  }
+
+  deinit {
+    let (handle, mapping) = state.withLock { state in
+      defer {
+        state.handle = nil
+        state.mapping = nil
+      }
+      return (state.handle, state.mapping)
+    }
+    try? mapping?.close()
+    if let handle { try? fileSystem.close(handle) }
+  }
+
+  /// Opens the counters file at `path`, creating it (durably) if it does not exist.
+  ///
+  /// - Parameters:
+  ///   - path: The file, `<root>/drops` in a ``TelemetrySpool``.
+  ///   - fileSystem: The door to the disk.
+  ///   - events: Where ``SpoolEvents/dropCountsReset`` is reported.
+  /// - Returns: The counters, as the file last held them.
+  /// - Throws: The file system's errors (creating or opening the file).
+  public static func open(path: String, fileSystem: any FileSystem, events: EventSink = .discard)
+    throws(StoreError) -> SpoolDropCounters
+  {
+    try? fileSystem.remove(path + ".tmp")
+    var record = SpoolDropCountersFormat.Record()
+    var newestDurableSlot = 0
+    var create = true
+    if let bytes = try fileSystem.readWholeFile(path) {
+      let (contents, durable) = SpoolDropCountersFormat.decode(bytes)
+      switch contents {
+      case .valid(let found):
+        record = found
+        newestDurableSlot = durable
+        create = false
+      case .newerVersion(let version):
+        try setAside(path, fileSystem, "written by a newer build (version \(version))", events)
+      case .damaged(let why):
+        try setAside(path, fileSystem, why, events)
+      }
+    }
+    if create {
+      record = SpoolDropCountersFormat.Record(generation: 1)
+      let plain = AtomicFile.Options(envelope: false, keepPrevious: false, preflightMargin: 0)
+      try AtomicFile(path: path, fileSystem: fileSystem, options: plain).write(
+        SpoolDropCountersFormat.newFile(record))
+    }
+    let handle = try fileSystem.open(path, .readWrite)
+    // Where the file system cannot map files, every change is a positional write instead.
+    let mapping = try? fileSystem.map(
+      handle, length: UInt64(SpoolDropCountersFormat.fileSize))
+    return SpoolDropCounters(
+      path: path, fileSystem: fileSystem, record: record, handle: handle, mapping: mapping,
+      newestDurableSlot: newestDurableSlot)
+  }
+
+  /// Renames an unreadable counters file to the first free `<path>.corrupt-N` and reports it.
+  private static func setAside(
+    _ path: String, _ fileSystem: any FileSystem, _ why: String, _ events: EventSink
+  ) throws(StoreError) {
+    var number = 1
+    while try fileSystem.exists("\(path).corrupt-\(number)") { number += 1 }
+    let destination = "\(path).corrupt-\(number)"
+    try fileSystem.rename(path, to: destination)
+    try fileSystem.syncDirectory(Path.directory(of: path))
+    events.emit(
+      SpoolEvents.dropCountsReset,
+      [("path", path), ("quarantinedAs", destination), ("reason", why)])
+  }
+
+  /// The counts now.
+  public var counts: SpoolDropCounts { state.withLock { $0.record.counts } }
+
+  /// The writes of the counters file that failed since open (the counts in memory, which
+  /// ``counts`` reports, are right; the file is behind until a later write succeeds).
+  public var writeFailures: Int { state.withLock { $0.writeFailures } }
+
+  /// Counts `count` more records dropped for `reason`: in the kernel (a live copy in the file)
+  /// when this returns.
+  public func add(_ count: UInt64, reason: SpoolDropReason) {
+    guard count > 0 else { return }
+    let observers = state.withLock { state in
+      state.record.counts[reason] &+= count
+      writeLive(&state)
+      return state.observers
+    }
+    for observer in observers { observer() }
+  }
+
+  /// Makes the counts durable: writes a durable copy and syncs the file. Does nothing when
+  /// nothing changed since the last sync.
+  ///
+  /// - Throws: The write's or the sync's error (the counts in memory stay right).
+  public func sync() throws(StoreError) {
+    syncLock.wait()
+    defer { syncLock.signal() }
+    try syncHoldingSyncLock(force: false)
+  }
+
+  /// Syncs and closes the file. Later changes are counted in memory only.
+  ///
+  /// - Throws: The sync's or the close's error.
+  public func close() throws(StoreError) {
+    syncLock.wait()
+    defer { syncLock.signal() }
+    var failure: StoreError?
+    do throws(StoreError) {
+      try syncHoldingSyncLock(force: false)
+    } catch {
+      failure = error
+    }
+    let (handle, mapping) = state.withLock { state in
+      defer {
+        state.handle = nil
+        state.mapping = nil
+      }
+      return (state.handle, state.mapping)
+    }
+    do throws(StoreError) {
+      try mapping?.close()
+      if let handle { try fileSystem.close(handle) }
+    } catch {
+      failure = failure ?? error
+    }
+    if let failure { throw failure }
+  }
+
+  /// Calls `observer` after every ``add(_:reason:)`` (on the adding thread, outside the lock):
+  /// the spool uses it to report drops as events.
+  package func observe(_ observer: @escaping @Sendable () -> Void) {
+    state.withLock { $0.observers.append(observer) }
+  }
+
+  // MARK: - Drops of stored records
+
+  /// Records, durably, that `count` records are about to be removed for `reason` by dropping
+  /// the journal through `through`. Call ``completeDrop()`` once they were removed.
+  ///
+  /// - Throws: The write's or the sync's error: then nothing may be removed.
+  package func beginDrop(_ count: UInt64, reason: SpoolDropReason, through: UInt64)
+    throws(StoreError)
+  {
+    syncLock.wait()
+    defer { syncLock.signal() }
+    state.withLock { state in
+      state.record.pending = SpoolDropCountersFormat.PendingDrop(
+        reason: reason.rawValue, count: count, through: through)
+      state.dirty = true
+    }
+    try syncHoldingSyncLock(force: true)
+  }
+
+  /// Counts the drop ``beginDrop(_:reason:through:)`` recorded: its records were removed.
+  package func completeDrop() {
+    let observers = state.withLock { state -> [@Sendable () -> Void] in
+      guard let pending = state.record.pending else { return [] }
+      state.record.counts.slots[pending.reason] &+= pending.count
+      state.record.pending = nil
+      writeLive(&state)
+      return state.observers
+    }
+    for observer in observers { observer() }
+  }
+
+  /// Forgets, durably, the drop ``beginDrop(_:reason:through:)`` recorded: its records were not
+  /// removed. Durable, so that a later drop through the same records (an acknowledged batch)
+  /// is never taken for it.
+  ///
+  /// - Throws: The write's or the sync's error.
+  package func abandonDrop() throws(StoreError) {
+    syncLock.wait()
+    defer { syncLock.signal() }
+    let had = state.withLock { state -> Bool in
+      defer { state.record.pending = nil }
+      return state.record.pending != nil
+    }
+    if had { try syncHoldingSyncLock(force: true) }
+  }
+
+  /// The drop under way that a crash interrupted, if any: the caller decides with
+  /// ``completeDrop()`` or ``abandonDrop()`` from what the journal kept.
+  package var pendingDrop: (count: UInt64, reason: SpoolDropReason, through: UInt64)? {
+    state.withLock { state in
+      guard let pending = state.record.pending,
+        let reason = SpoolDropReason(rawValue: pending.reason)
+      else { return nil }
+      return (pending.count, reason, pending.through)
+    }
+  }
+
+  // MARK: - Writing
+
+  /// Writes the state into the live slot after the one written last (the generation's parity
+  /// chooses it), under the lock.
+  private func writeLive(_ state: inout State) {
+    state.record.generation &+= 1
+    state.dirty = true
+    write(&state, slot: 2 + Int(state.record.generation % 2))
+  }
+
+  /// Writes the durable slot that is not the newest synced one, then syncs outside the state
+  /// lock. Call holding ``syncLock``.
+  private func syncHoldingSyncLock(force: Bool) throws(StoreError) {
+    let target = state.withLock { state -> (FileHandle, Int)? in
+      guard let handle = state.handle, state.dirty || force else { return nil }
+      state.record.generation &+= 1
+      state.dirty = false
+      let slot = 1 - state.newestDurableSlot
+      write(&state, slot: slot)
+      return (handle, slot)
+    }
+    guard let (handle, slot) = target else { return }
+    do throws(StoreError) {
+      try fileSystem.sync(handle)
+    } catch {
+      state.withLock { $0.dirty = true }
+      throw error
+    }
+    state.withLock { $0.newestDurableSlot = slot }
+  }
+
+  /// Stores the record into `slot` through the mapping, or with a positional write.
+  private func write(_ state: inout State, slot: Int) {
+    let offset = SpoolDropCountersFormat.offset(ofSlot: slot)
+    let record = state.record
+    do throws(StoreError) {
+      if let mapping = state.mapping {
+        try mapping.write(count: SpoolDropCountersFormat.slotSize, at: UInt64(offset)) {
+          SpoolDropCountersFormat.store(record, into: $0)
+        }
+      } else if let handle = state.handle {
+        var bytes = [UInt8](repeating: 0, count: SpoolDropCountersFormat.slotSize)
+        bytes.withUnsafeMutableBytes { SpoolDropCountersFormat.store(record, into: $0) }
+        try fileSystem.write(handle, bytes, at: UInt64(offset))
+      }
+    } catch {
+      state.writeFailures += 1
+    }
+  }
+}

@@ -1,0 +1,206 @@
+public import StoicStore
+
+/// A telemetry spool: one directory that keeps an app's logs and metrics on the local disk
+/// until they are forwarded, the entry point of the telemetry layer.
+///
+/// ```swift
+/// let telemetry = try TelemetrySpool.open(at: "/var/lib/app/telemetry")
+/// telemetry.logs.log(level: .info, label: "app", message: "started")
+/// telemetry.metrics.counter(label: "app.starts").increment()
+/// try telemetry.close()
+/// ```
+///
+/// ## Directory
+///
+/// - `spool.lock`: locked while the spool is open, holding the holder's process id: a second
+///   opener, in this process or another, gets ``StoreError/Code/locked`` naming that process.
+/// - `spool.id`: the spool's ``identity``, written once, durably, when the spool is created.
+/// - `logs/`: the log spool's journal (``LogSpool``).
+/// - `metrics/`: the metrics spool's files (``MetricsSpool``). The drop counts are published
+///   there as the counter ``droppedRecordsMetric`` with a `reason` dimension, so they are
+///   forwarded with the other metrics and the collector's side sees the loss too.
+/// - `drops`: the persistent drop counters (``SpoolDropCounters``).
+///
+/// The spool's own events and those of its journals are reported to the sink given to
+/// ``open(at:options:fileSystem:events:)`` and written into the log spool under the label
+/// ``LogSpool/eventLabel``; ``eventCatalog`` lists every one of them.
+///
+/// Thread-safe; its methods block (see ``LogSpool`` for what the log call costs).
+public final class TelemetrySpool: Sendable {
+  /// The spool's directory.
+  public let directory: String
+  /// The spool's identity, from `spool.id`.
+  public let identity: SpoolIdentity
+  /// The log spool.
+  public let logs: LogSpool
+
+  /// The metrics spool.
+  public let metrics: MetricsSpool
+  /// The observations that publish the drop counts as ``droppedRecordsMetric``.
+  let dropObservations: [MetricsObservation]
+
+  /// The metric the drop counts are published as: a monotonic counter per `reason` (`quota`,
+  /// `age`, `disk_error`, `encoding`).
+  public static let droppedRecordsMetric = "stoic.spool.dropped"
+
+  /// The drop counters the log spool (and the metrics spool) count into.
+  public let dropCounters: SpoolDropCounters
+  let lock: SpoolLock
+  let closed = SleepingLock(false)
+
+  /// Every event a telemetry spool can report: the storage core's and the spool layer's.
+  public static let eventCatalog = EventCatalog(
+    combining: [StoreEvents.catalog, SpoolEvents.catalog])
+
+  init(
+    directory: String, identity: SpoolIdentity, logs: LogSpool, metrics: MetricsSpool,
+    dropCounters: SpoolDropCounters, lock: SpoolLock
+  ) {
+    self.directory = directory
+    self.identity = identity
+    self.logs = logs
+    self.metrics = metrics
+    dropObservations = SpoolDropReason.allCases.map { reason in
+      metrics.observeCounter(
+        label: Self.droppedRecordsMetric, dimensions: [("reason", reason.description)]
+      ) { dropCounters.counts[reason] }
+    }
+    self.dropCounters = dropCounters
+    self.lock = lock
+  }
+
+  /// Opens (creating if needed) the spool in the directory `root`.
+  ///
+  /// - Parameters:
+  ///   - root: The spool's directory; created if missing.
+  ///   - options: The log spool's and the metrics spool's options.
+  ///   - fileSystem: The door to the disk; by default the real one.
+  ///   - events: Where the spool's events are reported (they are also written into the
+  ///     spool). Called on the thread that raised them; must not block or call back.
+  /// - Returns: The open spool.
+  /// - Throws: ``StoreError/Code/locked`` (naming the holder's process id) when another handle
+  ///   or process holds the spool; ``StoreError/Code/corrupt`` for damage the options do not
+  ///   let it salvage; the file system's errors.
+  public static func open(
+    at root: String, options: TelemetryOptions = TelemetryOptions(),
+    fileSystem: any FileSystem = PosixFileSystem(), events: EventSink = .discard
+  ) throws(StoreError) -> TelemetrySpool {
+    try fileSystem.createDirectoryDurably(root)
+    let lock = try SpoolLock.acquire(root: root, fileSystem: fileSystem)
+    do throws(StoreError) {
+      // Events raised before the log spool exists wait for it, then go through it.
+      let early = EarlyEvents()
+      let identity = try readIdentity(root: root, fileSystem: fileSystem, events: early.sink)
+      let dropCounters = try SpoolDropCounters.open(
+        path: Path.join(root, "drops"), fileSystem: fileSystem, events: early.sink)
+      let logs: LogSpool
+      do throws(StoreError) {
+        logs = try LogSpool.open(
+          directory: Path.join(root, "logs"), fileSystem: fileSystem, options: options.logs,
+          dropCounters: dropCounters, events: events)
+      } catch {
+        try? dropCounters.close()
+        throw error
+      }
+      for event in early.events { logs.eventSink.emit(event) }
+      let metrics: MetricsSpool
+      do throws(StoreError) {
+        // The metrics spool's events are written into the log spool like the spool's own.
+        metrics = try MetricsSpool.open(
+          directory: Path.join(root, "metrics"), fileSystem: fileSystem,
+          options: options.metrics, events: logs.eventSink)
+      } catch {
+        try? logs.close()
+        try? dropCounters.close()
+        throw error
+      }
+      return TelemetrySpool(
+        directory: root, identity: identity, logs: logs, metrics: metrics,
+        dropCounters: dropCounters, lock: lock)
+    } catch {
+      try? lock.release()
+      throw error
+    }
+  }
+
+  /// The name of the identity file.
+  static let identityName = "spool.id"
+
+  /// Reads `spool.id`, or makes a new identity (durably) when there is none or it is unreadable
+  /// (reported with ``SpoolEvents/identityReplaced``; the damaged file is quarantined).
+  static func readIdentity(root: String, fileSystem: any FileSystem, events: EventSink)
+    throws(StoreError) -> SpoolIdentity
+  {
+    let path = Path.join(root, identityName)
+    let file = AtomicFile(
+      path: path, fileSystem: fileSystem, options: AtomicFile.Options(preflightMargin: 4096),
+      events: events)
+    func parse(_ bytes: [UInt8]) -> SpoolIdentity? {
+      SpoolIdentity(hex: String(decoding: bytes, as: UTF8.self).prefix(32))
+    }
+    var damage: String?
+    do throws(StoreError) {
+      if let result = try file.read(validate: { parse($0) != nil }),
+        let identity = parse(result.bytes)
+      {
+        return identity
+      }
+    } catch  where error.code == .corrupt {
+      damage = error.message
+    }
+    let identity = SpoolIdentity.random()
+    try file.write(Array((identity.hex + "\n").utf8))
+    if let damage {
+      events.emit(
+        SpoolEvents.identityReplaced,
+        [("path", path), ("identity", identity.hex), ("reason", damage)])
+    }
+    return identity
+  }
+
+  /// The combined event catalog (``eventCatalog``), for an instance.
+  public var eventCatalog: EventCatalog { Self.eventCatalog }
+
+  /// The records dropped so far, per reason, over the spool's whole life.
+  public var dropCounts: SpoolDropCounts { dropCounters.counts }
+
+  /// Makes every record logged so far durable, writes the spool's pending events, syncs the
+  /// drop counters, then writes and syncs a metrics sample of every series that changed (the
+  /// drop counts included). Blocks for the syncs.
+  ///
+  /// - Throws: As ``LogSpool/flush()`` and ``MetricsSpool/flush()``.
+  public func flush() throws(StoreError) {
+    try logs.flush()
+    try metrics.flush()
+  }
+
+  /// Closes the metrics spool (after a last sample, drop counts included) and the log spool,
+  /// syncs and closes the drop counters and releases the lock. Closing twice does nothing.
+  ///
+  /// - Throws: The first error met; everything is closed all the same.
+  public func close() throws(StoreError) {
+    let first = closed.withLock { closed -> Bool in
+      defer { closed = true }
+      return !closed
+    }
+    guard first else { return }
+    var failure: StoreError?
+    func attempt(_ step: () throws(StoreError) -> Void) {
+      do throws(StoreError) {
+        try step()
+      } catch {
+        failure = failure ?? error
+      }
+    }
+    // The metrics spool first: its last sample's events still go into the open log spool.
+    attempt { () throws(StoreError) in try metrics.close() }
+    attempt { () throws(StoreError) in try logs.close() }
+    attempt { () throws(StoreError) in try dropCounters.close() }
+    attempt { () throws(StoreError) in try lock.release() }
+    if let failure { throw failure }
+  }
+
+  deinit {
+    if !closed.withLock({ $0 }) { try? close() }
+  }
+}

@@ -1,0 +1,38 @@
+// `stoic-telemetry-child`: the child process of the telemetry spool's kill tests.
+//
+//     stoic-telemetry-child <spool directory> <run number>
+//
+// Opens the spool, then logs records through `LogSpool` until it is killed: record `i` of run
+// `r` has the message `run r record i` and metadata naming both, every 16th at the `error`
+// level (durable before the call returns). After each log call returns, it writes `i` and a
+// newline to standard output with one `write(2)`: the acknowledgement the parent checks against
+// what the spool holds after the kill. Exits with 2 on bad arguments, 3 if the spool cannot be
+// opened, 4 if a record is dropped.
+
+import StoicTelemetry
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let run = Int(arguments[2]) else { exit(2) }
+var options = TelemetryOptions()
+// Small segments, so kills land in rolls, seals and compressions too.
+options.logs.segmentSize = 64 << 10
+guard let telemetry = try? TelemetrySpool.open(at: arguments[1], options: options) else { exit(3) }
+var index = 0
+while true {
+  let sequence = telemetry.logs.log(
+    level: index % 16 == 15 ? .error : .info, label: "child", message: "run \(run) record \(index)",
+    metadata: [
+      "run": .stringConvertible(String(run)), "index": .stringConvertible(String(index)),
+      "context": .dictionary(["even": .string(String(index % 2 == 0))]),
+    ])
+  guard sequence != nil else { exit(4) }
+  let line = Array("\(index)\n".utf8)
+  guard line.withUnsafeBytes({ write(1, $0.baseAddress, $0.count) }) == line.count else { exit(5) }
+  index += 1
+}

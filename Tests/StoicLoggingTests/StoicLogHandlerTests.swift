@@ -1,0 +1,125 @@
+// The swift-log handler's tests run only with the `SwiftLog` trait:
+// `swift test --traits SwiftLog`. A default build compiles nothing here.
+#if SwiftLog
+  import Logging
+  import StoicLogging
+  import StoicStore
+  import StoicTelemetry
+  import StoicTesting
+  import Testing
+
+  /// The swift-log handler: levels, metadata (the handler's, the provider's, the call's),
+  /// value semantics, `log(event:)` with an error, and that the records land in the spool.
+  @Suite("StoicLogHandler: swift-log into the telemetry spool")
+  struct StoicLogHandlerTests {
+    struct Failure: Error, CustomStringConvertible {
+      var description: String { "the disk is on fire" }
+    }
+
+    /// A spool on a simulated disk whose maintenance runs inline.
+    static func spool(_ disk: SimulatedFileSystem) throws -> TelemetrySpool {
+      try TelemetrySpool.open(
+        at: "/spool",
+        options: TelemetryOptions(
+          logs: LogSpoolOptions(maxDelay: .seconds(3600), backgroundMaintenance: false)),
+        fileSystem: disk)
+    }
+
+    static func appRecords(_ spool: TelemetrySpool) throws -> [LogRecord] {
+      try spool.logs.entries().compactMap(\.record).filter { $0.label != LogSpool.eventLabel }
+    }
+
+    @Test("a logger bootstrapped with the handler writes every field into the spool")
+    func fields() throws {
+      let telemetry = try Self.spool(SimulatedFileSystem())
+      let logger = Logger(label: "com.example.app") { StoicLogHandler(label: $0, spool: telemetry) }
+      logger.info(
+        "hello", metadata: ["count": "\(42)", "nested": ["list": ["a", "b"]]], source: "Module",
+        file: "File.swift", function: "run()", line: 7)
+      let record = try #require(try Self.appRecords(telemetry).first)
+      #expect(record.level == .info && record.label == "com.example.app")
+      #expect(record.message == "hello" && record.source == "Module")
+      #expect(record.file == "File.swift" && record.function == "run()" && record.line == 7)
+      #expect(
+        record.metadata["count"] == .stringConvertible("42")
+          || record.metadata["count"] == .string("42"))
+      #expect(
+        record.metadata["nested"] == .dictionary(["list": .array([.string("a"), .string("b")])]))
+      try telemetry.close()
+    }
+
+    @Test("the log level filters; every swift-log level maps to the spool's")
+    func levels() throws {
+      let telemetry = try Self.spool(SimulatedFileSystem())
+      var logger = Logger(label: "levels") { StoicLogHandler(label: $0, spool: telemetry) }
+      logger.logLevel = .warning
+      logger.info("filtered")
+      logger.warning("kept")
+      logger.logLevel = .trace
+      for level in Logger.Level.allCases { logger.log(level: level, "at \(level)") }
+      let records = try Self.appRecords(telemetry)
+      #expect(records.map(\.message) == ["kept"] + Logger.Level.allCases.map { "at \($0)" })
+      #expect(records.dropFirst().map(\.level) == LogLevel.allCases)
+      try telemetry.close()
+    }
+
+    @Test("metadata: handler, then provider, then call; an error adds error.message and error.type")
+    func metadataMerge() throws {
+      let telemetry = try Self.spool(SimulatedFileSystem())
+      let provider = Logger.MetadataProvider { ["from": "provider", "provider.only": "p"] }
+      var logger = Logger(label: "merge") {
+        StoicLogHandler(label: $0, spool: telemetry, metadataProvider: provider)
+      }
+      logger[metadataKey: "from"] = "handler"
+      logger[metadataKey: "handler.only"] = "h"
+      logger.error("first", error: Failure(), metadata: ["from": "call"])
+      logger.notice("second")
+      let records = try Self.appRecords(telemetry)
+      #expect(records.count == 2)
+      #expect(records.first?.metadata["from"] == .string("call"))
+      #expect(records.first?.metadata["handler.only"] == .string("h"))
+      #expect(records.first?.metadata["provider.only"] == .string("p"))
+      #expect(records.first?.metadata["error.message"] == .string("the disk is on fire"))
+      #expect(records.first?.metadata["error.type"]?.description.hasSuffix("Failure") == true)
+      #expect(records.last?.metadata["from"] == .string("provider"))
+      try telemetry.close()
+    }
+
+    @Test("value semantics: a copy's level and metadata are its own")
+    func valueSemantics() throws {
+      let telemetry = try Self.spool(SimulatedFileSystem())
+      var original = Logger(label: "copy") { StoicLogHandler(label: $0, spool: telemetry) }
+      original[metadataKey: "who"] = "original"
+      var copy = original
+      copy[metadataKey: "who"] = "copy"
+      copy.logLevel = .critical
+      original.info("from the original")
+      copy.info("filtered in the copy")
+      copy.critical("from the copy")
+      let records = try Self.appRecords(telemetry)
+      #expect(records.map(\.message) == ["from the original", "from the copy"])
+      #expect(records.map { $0.metadata["who"] } == [.string("original"), .string("copy")])
+      #expect(original.logLevel == .info)
+      try telemetry.close()
+    }
+
+    @Test("an error-level record through swift-log is durable when the call returns")
+    func durable() throws {
+      let disk = SimulatedFileSystem()
+      let telemetry = try Self.spool(disk)
+      let logger = Logger(label: "durable") { StoicLogHandler(label: $0, spool: telemetry) }
+      logger.error("synced")
+      let survivor = try Self.spool(disk.crashedDurableOnly())
+      #expect(try Self.appRecords(survivor).map(\.message) == ["synced"])
+      try survivor.close()
+      try telemetry.close()
+    }
+
+    @Test("the handler exposes the spool's combined event catalog")
+    func catalog() {
+      #expect(StoicLogHandler.eventCatalog == TelemetrySpool.eventCatalog)
+      #expect(StoicLogHandler.eventCatalog.contains(SpoolEvents.recordsDropped))
+      #expect(StoicLogHandler.eventCatalog.contains(StoreEvents.journalTruncated))
+    }
+  }
+#endif

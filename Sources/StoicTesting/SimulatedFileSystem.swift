@@ -1,5 +1,4 @@
 public import StoicStore
-import Synchronization
 
 /// An in-memory ``FileSystem`` that implements Stoic's crash model exactly, for crash tests.
 ///
@@ -16,18 +15,18 @@ import Synchronization
 /// Errors mirror POSIX: the `StoreError` carries the syscall and errno a real disk would give
 /// (`open` of a missing file: `ENOENT`; an exclusive create of an existing one: `EEXIST`).
 ///
-/// Thread-safe: the state lives behind a `Mutex`.
+/// Thread-safe: the state lives behind a lock.
 public final class SimulatedFileSystem: FileSystem, Sendable {
-  let state: Mutex<SimulatedDiskState>
+  let state: SleepingLock<SimulatedDiskState>
 
   /// An empty disk holding only the directories `"."` and `"/"`.
   public init() {
-    state = Mutex(SimulatedDiskState())
+    state = SleepingLock(SimulatedDiskState())
   }
 
   /// A disk with the given state (for copies and crash images).
   init(state: SimulatedDiskState) {
-    self.state = Mutex(state)
+    self.state = SleepingLock(state)
   }
 
   /// A disk whose files (path to bytes) are all durable and whose directories exist.

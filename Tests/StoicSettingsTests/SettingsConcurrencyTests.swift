@@ -2,7 +2,6 @@ import Observation
 import StoicSettings
 import StoicStore
 import StoicTesting
-import Synchronization
 import Testing
 
 /// Records every value Observation reports, re-registering after each change.
@@ -13,7 +12,7 @@ import Testing
 /// last, in order.
 final class ObservationProbe: Sendable {
   let store: SettingsStore<Counter>
-  let seen = Mutex<[Int]>([])
+  let seen = SleepingLock<[Int]>([])
 
   init(_ store: SettingsStore<Counter>) {
     self.store = store

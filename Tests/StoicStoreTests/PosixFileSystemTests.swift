@@ -1,5 +1,4 @@
 import StoicStore
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -10,7 +9,7 @@ import Testing
 
 /// Collects the events a component emits, for assertions.
 final class PosixEventRecorder: Sendable {
-  private let recorded = Mutex<[StoreEvent]>([])
+  private let recorded = SleepingLock<[StoreEvent]>([])
 
   /// A sink that records into this recorder.
   var sink: EventSink { EventSink { event in self.recorded.withLock { $0.append(event) } } }

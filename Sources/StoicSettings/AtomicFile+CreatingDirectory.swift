@@ -1,8 +1,10 @@
 import StoicStore
 
 extension AtomicFile {
-  /// Writes; when that fails because the file's directory is missing, creates the directory,
-  /// makes its name durable (syncs its parent) and writes again.
+  /// Writes; when that fails because the file's directory is missing, creates the directory
+  /// (private unless the file's permissions let others read it: see
+  /// ``StoicStore/FilePermissions/forDirectory``), makes its name durable (syncs its parent)
+  /// and writes again.
   func writeCreatingDirectory(_ bytes: [UInt8], validate: @escaping ([UInt8]) -> Bool)
     throws(StoreError)
   {
@@ -11,7 +13,7 @@ extension AtomicFile {
     } catch {
       let directory = Path.directory(of: path)
       guard error.code == .notFound, !((try? fileSystem.exists(path)) ?? true) else { throw error }
-      try fileSystem.createDirectory(directory)
+      try fileSystem.createDirectory(directory, permissions: options.permissions.forDirectory)
       try fileSystem.syncDirectory(Path.directory(of: directory))
       try write(bytes, validate: validate)
     }

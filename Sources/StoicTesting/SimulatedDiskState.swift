@@ -47,6 +47,9 @@ struct SimulatedDiskState: Sendable {
   var mappings: [Int: (inode: Int, length: UInt64, released: UInt64)] = [:]
   /// The next mapping number.
   var nextMapping = 1
+  /// The permissions each file was created with, by inode, and each directory, by path. Not
+  /// part of the crash model: a crash image starts with none recorded.
+  var permissions = SimulatedPermissions()
 
   /// Counts an operation and, when recording, remembers the disk after it.
   mutating func recordOperation() {
@@ -100,6 +103,7 @@ struct SimulatedDiskState: Sendable {
     for inode in disk.inodes.keys where !live.contains(inode) {
       disk.inodes[inode] = nil
       contents[inode] = nil
+      permissions.files[inode] = nil
     }
   }
 

@@ -115,6 +115,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
       copy.names = state.names
       copy.contents = state.contents
       copy.nextInode = state.nextInode
+      copy.permissions = state.permissions
       copy.collectGarbage()
       return copy
     }
@@ -147,5 +148,16 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
   /// The directories that exist, sorted (always including `"."` and `"/"`).
   public func allDirectories() -> [String] {
     state.withLock { $0.disk.directories.sorted() }
+  }
+
+  /// The permissions the file or directory at `path` was created with through this disk (or
+  /// the copy it came from), or nil when nothing is there or it was planted or restored from a
+  /// crash image (permissions are not part of the crash model).
+  public func permissions(_ path: String) -> FilePermissions? {
+    state.withLock { state in
+      let path = SimulatedPath.normalize(path)
+      if let inode = state.names[path] { return state.permissions.files[inode] }
+      return state.permissions.directories[path]
+    }
   }
 }

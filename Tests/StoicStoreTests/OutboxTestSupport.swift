@@ -127,9 +127,9 @@ final class OutboxRemoveFailingFileSystem: FileSystem, Sendable {
     set { failing.withLock { $0 = newValue } }
   }
 
-  func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> FileHandle {
-    try base.open(path, mode)
-  }
+  func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions) throws(StoreError)
+    -> FileHandle
+  { try base.open(path, mode, permissions: permissions) }
   func close(_ handle: FileHandle) throws(StoreError) { try base.close(handle) }
   func read(_ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64)
     throws(StoreError) -> Int
@@ -157,7 +157,9 @@ final class OutboxRemoveFailingFileSystem: FileSystem, Sendable {
   func list(_ directory: String) throws(StoreError) -> [String] { try base.list(directory) }
   func size(_ handle: FileHandle) throws(StoreError) -> UInt64 { try base.size(handle) }
   func fileSize(_ path: String) throws(StoreError) -> UInt64? { try base.fileSize(path) }
-  func createDirectory(_ path: String) throws(StoreError) { try base.createDirectory(path) }
+  func createDirectory(_ path: String, permissions: FilePermissions) throws(StoreError) {
+    try base.createDirectory(path, permissions: permissions)
+  }
   func freeSpace(_ path: String) throws(StoreError) -> UInt64 { try base.freeSpace(path) }
   func lock(_ handle: FileHandle) throws(StoreError) { try base.lock(handle) }
 }

@@ -23,7 +23,10 @@ final class ObservationProbe: Sendable {
   func track() -> Int {
     withObservationTracking {
       store.value.count
-    } onChange: { [self] in
+    } onChange: { [weak self] in
+      // Weak: the store keeps this closure until its next change, and the probe keeps the
+      // store, so a strong capture would keep both alive after the test.
+      guard let self else { return }
       let value = track()
       seen.withLock { $0.append(value) }
     }

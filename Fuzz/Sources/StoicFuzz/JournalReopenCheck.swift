@@ -2,13 +2,20 @@ import StoicTesting
 
 @testable import StoicStore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What every journal target checks on the directory it built.
 ///
 /// Always: an open either refuses (any ``StoreError``: refusing damaged data is allowed) or
 /// returns records whose sequences increase strictly; no crash, memory error, hang or blow-up
 /// on the way.
 ///
-/// With ``KnownDefects/journalReopen``: whatever an open accepts, a later open accepts too,
+/// When the caller asks for it (a directory the known defects do not touch), or with
+/// ``KnownDefects/journalReopen``: whatever an open accepts, a later open accepts too,
 /// with every record (and the snapshot) the first one returned. After the first open and a
 /// close, a second open must accept and return the same; `forEachRecord(from:)` must agree
 /// with the full read; a record appended durably after the second open must be there, after
@@ -25,8 +32,14 @@ enum JournalReopenCheck {
       compressSealedSegments: flags & 4 != 0, salvage: flags & 1 != 0,
       backgroundMaintenance: false, mappedAppends: flags & 2 != 0)
     options.zeroAheadBytes = 512
+    if mutation == "noTailTruncation" { options.mutations = [.noTailTruncation] }
     return options
   }
+
+  /// `STOIC_FUZZ_JOURNAL_MUTATION=noTailTruncation` opens every journal with that deliberate
+  /// defect of the crash suite's mutation tests (open keeps a torn tail and appends after it),
+  /// to show that the journal targets' checks catch a broken recovery.
+  static let mutation: String? = getenv("STOIC_FUZZ_JOURNAL_MUTATION").map { String(cString: $0) }
 
   /// What an open returned.
   struct Contents: Equatable {
@@ -34,7 +47,8 @@ enum JournalReopenCheck {
     var records: [JournalRecord]
   }
 
-  static func run(_ disk: SimulatedFileSystem, options: JournalOptions) {
+  static func run(_ disk: SimulatedFileSystem, options: JournalOptions, checksReopen: Bool = false)
+  {
     FuzzLog.note("salvage \(options.salvage), mapped \(options.mappedAppends); \(listing(disk))")
     let first: Contents
     do throws(StoreError) {
@@ -47,7 +61,7 @@ enum JournalReopenCheck {
         FuzzCheck.require(record.sequence > last, "sequence \(record.sequence) after \(last)")
         last = record.sequence
       }
-      guard KnownDefects.journalReopen else { return }
+      guard checksReopen || KnownDefects.journalReopen else { return }
       if let middle = first.records.dropFirst().first {
         let from = try? journal.records(from: middle.sequence)
         FuzzCheck.require(

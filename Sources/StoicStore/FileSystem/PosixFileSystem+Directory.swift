@@ -62,8 +62,8 @@ extension PosixFileSystem {
   }
 
   /// Creates `path` and any missing parents with `mkdir(2)`, each with exactly `permissions`
-  /// whatever the umask (see ``setDirectoryPermissions(_:_:)``); succeeds if it is already a
-  /// directory, leaving its permissions as they are.
+  /// whatever the umask (`fchmod` through an `O_NOFOLLOW` descriptor after the `mkdir`);
+  /// succeeds if it is already a directory, leaving its permissions as they are.
   ///
   /// - Throws: ``StoreError`` with the `mkdir` errno; ``StoreError/Code/alreadyExists`` when
   ///   `path` or a parent exists and is not a directory.

@@ -44,8 +44,11 @@ public struct PosixFileSystem: FileSystem {
     self.fullSyncFallback = FullSyncFallbackFlag()
   }
 
-  /// Opens `path` with `open(2)`, `O_CLOEXEC`; a file it creates gets exactly `permissions`
-  /// (see ``createFile(_:exclusive:permissions:)``).
+  /// Opens `path` with `open(2)`, `O_CLOEXEC`; a file it creates gets exactly `permissions`.
+  ///
+  /// A create is always `O_CREAT | O_EXCL` followed by `fchmod`, so the umask changes nothing;
+  /// ``OpenMode/createOrOpen`` opens an existing file without `O_CREAT`, leaving its bits as
+  /// they are.
   ///
   /// - Throws: ``StoreError`` with the `open` errno: ``StoreError/Code/alreadyExists`` for an
   ///   exclusive create of an existing file, ``StoreError/Code/notFound``,

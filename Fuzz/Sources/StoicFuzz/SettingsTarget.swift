@@ -108,6 +108,8 @@ enum SettingsTarget {
       #"{"formatVersion":1,"scroll":120,"title":"Ada","extra":{"kept":[1,2.5,null,true]}}"#,
       #"{"formatVersion":9,"speed":3}"#,
       #"{"speed":"fast","volume":2,"name":""}"#,
+      // Found by this target: a whole value written with a fraction changed on a round trip.
+      #"{"formatVersion":3,"recent":["x",555555555555555555.555555555],"extra":1e19}"#,
     ]
     let handEdited = [
       "// hand edited\n{\n  speed: 300, /* block */ theme: 'light',\n  recent: ['x',],\n}\n",

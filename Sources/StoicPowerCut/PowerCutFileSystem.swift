@@ -1,4 +1,5 @@
 import Foundation
+import StoicStore
 import Synchronization
 
 /// A kernel file system the power cuts run on, and how its images are made and mounted.
@@ -77,7 +78,7 @@ package enum PowerCutFileSystem: String, CaseIterable, Sendable, CustomStringCon
   }
 
   /// The answers of ``missingRequirement``, found once per process.
-  private static let requirements = Mutex<[PowerCutFileSystem: String?]>([:])
+  private static let requirements = SleepingLock<[PowerCutFileSystem: String?]>([:])
 
   private func findMissingRequirement() -> String? {
     #if os(Linux)

@@ -1,13 +1,14 @@
+import StoicStore
 import Synchronization
 
 /// A value shared with closures that run on other threads (a `Mutex` cannot be captured by an
 /// escaping closure; this reference can).
 package final class PowerCutShared<Value: Sendable>: Sendable {
-  private let storage: Mutex<Value>
+  private let storage: SleepingLock<Value>
 
   /// A shared `value`.
   package init(_ value: Value) {
-    storage = Mutex(value)
+    storage = SleepingLock(value)
   }
 
   /// The value now.

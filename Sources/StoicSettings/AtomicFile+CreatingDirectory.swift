@@ -2,8 +2,9 @@ import StoicStore
 
 extension AtomicFile {
   /// Writes; when that fails because the file's directory is missing, creates the directory
-  /// and any missing parents, makes each of their names durable (syncs the parent of every
-  /// level created) and writes again.
+  /// and any missing parents (private unless the file's permissions let others read it: see
+  /// ``StoicStore/FilePermissions/forDirectory``), makes each of their names durable (syncs the
+  /// parent of every level created) and writes again.
   func writeCreatingDirectory(_ bytes: [UInt8], validate: @escaping ([UInt8]) -> Bool)
     throws(StoreError)
   {
@@ -12,7 +13,8 @@ extension AtomicFile {
     } catch {
       let directory = Path.directory(of: path)
       guard error.code == .notFound, !((try? fileSystem.exists(path)) ?? true) else { throw error }
-      try fileSystem.createDirectoryDurably(directory)
+      try fileSystem.createDirectoryDurably(
+        directory, permissions: options.permissions.forDirectory)
       try write(bytes, validate: validate)
     }
   }

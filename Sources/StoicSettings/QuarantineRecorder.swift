@@ -1,5 +1,4 @@
 import StoicStore
-import Synchronization
 
 /// Watches a load: remembers why the schema rejected a file, and turns the quarantine events
 /// AtomicFile emits into ``SettingsIssue/quarantined(path:movedTo:problem:)`` issues carrying
@@ -9,7 +8,7 @@ final class QuarantineRecorder: Sendable {
     var pendingRejection: String?
     var issues: [SettingsIssue] = []
   }
-  private let state = Mutex(State())
+  private let state = SleepingLock(State())
   private let downstream: EventSink
 
   init(forwardingTo downstream: EventSink) {

@@ -31,7 +31,10 @@ public enum SettingsJSON: Sendable, Hashable, Codable, CustomStringConvertible {
     } else if let integer = try? container.decode(Int64.self) {
       self = .integer(integer)
     } else if let number = try? container.decode(Double.self) {
-      self = .number(number)
+      // A whole value written with a fraction or an exponent Foundation will not read as an
+      // integer (`555555555555555555.5` is the Double 555555555555555584) is an integer too:
+      // written back as such, it reads as the same value and kind.
+      self = Int64(exactly: number).map(SettingsJSON.integer) ?? .number(number)
     } else if let string = try? container.decode(String.self) {
       self = .string(string)
     } else if let array = try? container.decode([SettingsJSON].self) {

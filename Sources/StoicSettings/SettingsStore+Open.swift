@@ -24,6 +24,11 @@ extension SettingsStore {
   ///   - maxFileSize: The largest document, in bytes, the store reads or writes; default
   ///     1 MiB. A larger file is quarantined without being read into memory, and an update
   ///     whose document would be larger is refused with ``SettingsIssue/tooLarge(bytes:limit:)``.
+  ///   - permissions: The permission bits each written file gets, whatever the umask: by
+  ///     default ``StoicStore/FilePermissions/privateFile`` (`0600`); a settings file other
+  ///     programs read asks for more, for example
+  ///     ``StoicStore/FilePermissions/readableByAll`` (`0644`). A missing directory is created
+  ///     with matching bits (``StoicStore/FilePermissions/forDirectory``).
   ///   - events: Where events go.
   /// - Returns: The open store.
   /// - Throws: ``StoreError/Code/invalidArgument`` for a schema that contradicts itself (see
@@ -37,6 +42,7 @@ extension SettingsStore {
     format: SettingsFormat = .appOwned,
     fileSystem: (any FileSystem)? = nil,
     maxFileSize: Int = 1 << 20,
+    permissions: FilePermissions = .privateFile,
     events: EventSink = .discard
   ) throws(StoreError) -> SettingsStore {
     try schema.check()
@@ -47,7 +53,8 @@ extension SettingsStore {
     let envelope = format == .appOwned
     let options = AtomicFile.Options(
       envelope: envelope, keepPrevious: true,
-      maxFileSize: UInt64(maxFileSize) + (envelope ? UInt64(AtomicFile.envelopeHeaderSize) : 0))
+      maxFileSize: UInt64(maxFileSize) + (envelope ? UInt64(AtomicFile.envelopeHeaderSize) : 0),
+      permissions: permissions)
     let recorder = QuarantineRecorder(forwardingTo: events)
     let reader = AtomicFile(
       path: path, fileSystem: fileSystem, options: options, events: recorder.sink)

@@ -1,6 +1,5 @@
 public import Observation
 import StoicStore
-import Synchronization
 
 /// Settings that survive crashes, invalid values, renamed fields and downgrades: one value of
 /// `Value`, declared by a ``SettingsSchema``, stored in one file through ``StoicStore/AtomicFile``.
@@ -99,9 +98,9 @@ public final class SettingsStore<Value: Sendable & Equatable>: Sendable {
   @ObservationIgnored let file: AtomicFile
   @ObservationIgnored let events: EventSink
   /// The value readers see; changed only after a write is durable.
-  @ObservationIgnored let published: Mutex<Value>
+  @ObservationIgnored let published: SleepingLock<Value>
   /// Serialises updates; held across the write.
-  @ObservationIgnored let writer: Mutex<Writer>
+  @ObservationIgnored let writer: SleepingLock<Writer>
 
   /// What only the updating thread touches.
   struct Writer: Sendable {
@@ -129,8 +128,8 @@ public final class SettingsStore<Value: Sendable & Equatable>: Sendable {
     self.events = events
     self.source = loaded.source
     self.issues = loaded.issues
-    self.published = Mutex(loaded.value)
-    self.writer = Mutex(
+    self.published = SleepingLock(loaded.value)
+    self.writer = SleepingLock(
       Writer(
         committed: loaded.value, preserved: loaded.preserved,
         readOnlyVersion: loaded.readOnlyVersion))

@@ -1,4 +1,4 @@
-import Synchronization
+import StoicStore
 
 /// Passed to the operation under test so it can record what was acknowledged: a call that
 /// returned successfully, whose effect must therefore survive every later crash.
@@ -14,7 +14,7 @@ public final class CrashRecorder: Sendable {
   }
 
   private let disk: SimulatedFileSystem
-  private let recorded = Mutex<[Acknowledgement]>([])
+  private let recorded = SleepingLock<[Acknowledgement]>([])
 
   /// A recorder stamping acknowledgements with `disk`'s crash point.
   init(disk: SimulatedFileSystem) {

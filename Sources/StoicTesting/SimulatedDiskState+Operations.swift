@@ -1,8 +1,10 @@
 import StoicStore
 
 extension SimulatedDiskState {
-  /// `open(2)`: see ``SimulatedFileSystem/open(_:_:)``.
-  mutating func open(_ rawPath: String, _ mode: OpenMode) throws(StoreError) -> FileHandle {
+  /// `open(2)`: see ``SimulatedFileSystem/open(_:_:permissions:)``.
+  mutating func open(_ rawPath: String, _ mode: OpenMode, permissions: FilePermissions)
+    throws(StoreError) -> FileHandle
+  {
     let path = SimulatedPath.normalize(rawPath)
     if disk.directories.contains(path) {
       throw StoreError.system("open", .isDirectory, path: rawPath)
@@ -28,6 +30,7 @@ extension SimulatedDiskState {
       disk.inodes[inode] = DiskSnapshot.Inode(durable: [], pending: [])
       contents[inode] = []
       names[path] = inode
+      self.permissions.files[inode] = permissions
       disk.pendingDirectoryOperations[parent, default: []].append(
         .create(path: path, inode: inode))
       created = true
@@ -198,7 +201,9 @@ extension SimulatedDiskState {
 
   /// `mkdir -p`: each directory made is a pending operation of its parent; one operation
   /// when it creates something.
-  mutating func createDirectory(_ rawPath: String) throws(StoreError) {
+  mutating func createDirectory(_ rawPath: String, permissions: FilePermissions)
+    throws(StoreError)
+  {
     let chain = SimulatedPath.ancestry(of: SimulatedPath.normalize(rawPath))
     var created = false
     for directory in chain where !disk.directories.contains(directory) {
@@ -208,6 +213,7 @@ extension SimulatedDiskState {
       disk.directories.insert(directory)
       disk.pendingDirectoryOperations[SimulatedPath.parent(of: directory), default: []].append(
         .makeDirectory(path: directory))
+      self.permissions.directories[directory] = permissions
       created = true
     }
     if created { recordOperation() }

@@ -50,6 +50,9 @@ struct SimulatedDiskState: Sendable {
   /// Open memory mappings (``SimulatedMemoryMapping``) by number: see
   /// ``SimulatedDiskState/MemoryRegion``.
   var memoryMappings: [Int: MemoryRegion] = [:]
+  /// The permissions each file was created with, by inode, and each directory, by path. Not
+  /// part of the crash model: a crash image starts with none recorded.
+  var permissions = SimulatedPermissions()
 
   /// Counts an operation and, when recording, remembers the disk after it.
   mutating func recordOperation() {
@@ -105,6 +108,7 @@ struct SimulatedDiskState: Sendable {
     for inode in disk.inodes.keys where !live.contains(inode) {
       disk.inodes[inode] = nil
       contents[inode] = nil
+      permissions.files[inode] = nil
     }
   }
 

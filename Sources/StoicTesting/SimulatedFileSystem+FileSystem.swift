@@ -1,14 +1,19 @@
 public import StoicStore
 
 extension SimulatedFileSystem {
-  /// Opens (or creates) a file. A create is a pending operation of the parent directory.
+  /// Opens (or creates) a file. A create is a pending operation of the parent directory; the
+  /// file's `permissions` are remembered (see ``permissions(_:)``) and change nothing else.
   ///
   /// - Throws: `StoreError` from `open`: `ENOENT` (``StoreError/Code/notFound``) for a missing
   ///   file with `.readOnly`/`.readWrite` or a missing parent directory, `EEXIST`
   ///   (``StoreError/Code/alreadyExists``) for `.createExclusive` on an existing file, `EISDIR`
   ///   for a directory.
-  public func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> FileHandle {
-    try state.withLock { (state) throws(StoreError) in try state.open(path, mode) }
+  public func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions)
+    throws(StoreError) -> FileHandle
+  {
+    try state.withLock { (state) throws(StoreError) in
+      try state.open(path, mode, permissions: permissions)
+    }
   }
 
   /// Closes a handle, releasing its lock. Closing does not sync.
@@ -147,11 +152,14 @@ extension SimulatedFileSystem {
 
   /// Creates a directory and its missing parents. Each directory made is a pending operation
   /// of its parent, like a file's create: durable once the parent is synced, and until then
-  /// lost, with everything in it, by a crash that loses it.
+  /// lost, with everything in it, by a crash that loses it. The `permissions` of each one
+  /// created are remembered (see ``permissions(_:)``).
   ///
   /// - Throws: `StoreError` from `mkdir` with `ENOTDIR` when a file is in the way.
-  public func createDirectory(_ path: String) throws(StoreError) {
-    try state.withLock { (state) throws(StoreError) in try state.createDirectory(path) }
+  public func createDirectory(_ path: String, permissions: FilePermissions) throws(StoreError) {
+    try state.withLock { (state) throws(StoreError) in
+      try state.createDirectory(path, permissions: permissions)
+    }
   }
 
   /// 1 TiB, or the bytes a ``SimulatedFault/freeSpace(_:)`` fault sets.

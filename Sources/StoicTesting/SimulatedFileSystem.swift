@@ -1,5 +1,4 @@
 public import StoicStore
-import Synchronization
 
 /// An in-memory ``FileSystem`` that implements Stoic's crash model exactly, for crash tests.
 ///
@@ -18,18 +17,18 @@ import Synchronization
 /// Errors mirror POSIX: the `StoreError` carries the syscall and errno a real disk would give
 /// (`open` of a missing file: `ENOENT`; an exclusive create of an existing one: `EEXIST`).
 ///
-/// Thread-safe: the state lives behind a `Mutex`.
+/// Thread-safe: the state lives behind a lock.
 public final class SimulatedFileSystem: FileSystem, Sendable {
-  let state: Mutex<SimulatedDiskState>
+  let state: SleepingLock<SimulatedDiskState>
 
   /// An empty disk holding only the directories `"."` and `"/"`.
   public init() {
-    state = Mutex(SimulatedDiskState())
+    state = SleepingLock(SimulatedDiskState())
   }
 
   /// A disk with the given state (for copies and crash images).
   init(state: SimulatedDiskState) {
-    self.state = Mutex(state)
+    self.state = SleepingLock(state)
   }
 
   /// A disk whose files (path to bytes) are all durable and whose directories exist.
@@ -127,6 +126,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
       copy.names = state.names
       copy.contents = state.contents
       copy.nextInode = state.nextInode
+      copy.permissions = state.permissions
       copy.collectGarbage()
       return copy
     }
@@ -162,5 +162,16 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
   /// (always including `"."` and `"/"`).
   public func allDirectories() -> [String] {
     state.withLock { $0.disk.directories.sorted() }
+  }
+
+  /// The permissions the file or directory at `path` was created with through this disk (or
+  /// the copy it came from), or nil when nothing is there or it was planted or restored from a
+  /// crash image (permissions are not part of the crash model).
+  public func permissions(_ path: String) -> FilePermissions? {
+    state.withLock { state in
+      let path = SimulatedPath.normalize(path)
+      if let inode = state.names[path] { return state.permissions.files[inode] }
+      return state.permissions.directories[path]
+    }
   }
 }

@@ -176,6 +176,14 @@ struct InspectCommandTests {
     try StoicProcess.withScratch { scratch in
       let directory = scratch + "/j"
       try StoreFixtures.journal(directory, records: 20)
+      // The library makes its files private, whatever the umask.
+      let made = try Self.inspect([directory], root: scratch)
+      #expect(!made.output.contains("readable by"), "\(made)")
+      #expect(made.output.contains("rw-------"), "\(made)")
+      chmod(directory, 0o755)
+      for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+        chmod(directory + "/" + name, 0o644)
+      }
       let open = try Self.inspect([directory], root: scratch)
       #expect(open.output.contains("the directory is readable by others (drwxr-xr-x)"), "\(open)")
       #expect(open.output.contains("readable by others (rw-r--r--)"), "\(open)")
@@ -183,9 +191,6 @@ struct InspectCommandTests {
       for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
         chmod(directory + "/" + name, 0o600)
       }
-      let closed = try Self.inspect([directory], root: scratch)
-      #expect(!closed.output.contains("readable by"), "\(closed)")
-      #expect(closed.output.contains("rw-------"))
       chmod(directory + "/journal.lock", 0o640)
       let group = try Self.inspect(["--json", directory], root: scratch)
       let findings = try #require(try group.document()["findings"] as? [[String: Any]])

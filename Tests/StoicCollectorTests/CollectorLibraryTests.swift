@@ -53,7 +53,7 @@ struct CollectorLibraryTests {
     let request = RawHTTP.post(
       "/v1/logs", body: CollectorSamples.logs(0..<50).encoded(as: .protobuf),
       headers: [("Content-Type", "application/x-protobuf"), ("Idempotency-Key", "same")])
-    let results = Mutex<[(Int, Bool)]>([])
+    let results = SleepingLock<[(Int, Bool)]>([])
     let group = DispatchGroup()
     let port = collector.port
     for _ in 0..<8 {

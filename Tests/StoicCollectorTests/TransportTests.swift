@@ -1,5 +1,6 @@
 import Foundation
 import StoicForwarding
+import StoicStore
 import Synchronization
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 /// connections or 20 s.
 final class CannedServer: Sendable {
   let port: UInt16
-  let requests = Mutex<[[UInt8]]>([])
+  let requests = SleepingLock<[[UInt8]]>([])
   private let listener: Int32
 
   /// `respond` gets the request bytes and returns the bytes to send (`nil`: send nothing and

@@ -5,7 +5,7 @@ import Testing
 
 /// A transport that records what it is asked to send and answers from a script.
 final class RecordingTransport: Transport {
-  let sent = Mutex<[TransportRequest]>([])
+  let sent = SleepingLock<[TransportRequest]>([])
   let answer: @Sendable (TransportRequest) -> Result<TransportResponse, TransportFailure>
 
   init(

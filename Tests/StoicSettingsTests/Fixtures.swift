@@ -1,7 +1,6 @@
 import StoicSettings
 import StoicStore
 import StoicTesting
-import Synchronization
 import Testing
 
 /// A theme, stored by raw value: an unknown string in a file is a repaired field.
@@ -63,7 +62,7 @@ func quarantinePath(_ number: Int) -> String { settingsPath + ".corrupt-\(number
 
 /// Collects events, for assertions.
 final class EventLog: Sendable {
-  private let events = Mutex<[StoreEvent]>([])
+  private let events = SleepingLock<[StoreEvent]>([])
 
   var sink: EventSink {
     EventSink { [self] event in events.withLock { $0.append(event) } }

@@ -2,7 +2,6 @@ import Observation
 import StoicSettings
 import StoicStore
 import StoicTesting
-import Synchronization
 import Testing
 
 /// Records every value Observation reports, re-registering after each change.
@@ -13,7 +12,7 @@ import Testing
 /// last, in order.
 final class ObservationProbe: Sendable {
   let store: SettingsStore<Counter>
-  let seen = Mutex<[Int]>([])
+  let seen = SleepingLock<[Int]>([])
 
   init(_ store: SettingsStore<Counter>) {
     self.store = store
@@ -24,7 +23,10 @@ final class ObservationProbe: Sendable {
   func track() -> Int {
     withObservationTracking {
       store.value.count
-    } onChange: { [self] in
+    } onChange: { [weak self] in
+      // Weak: the store keeps this closure until its next change, and the probe keeps the
+      // store, so a strong capture would keep both alive after the test.
+      guard let self else { return }
       let value = track()
       seen.withLock { $0.append(value) }
     }

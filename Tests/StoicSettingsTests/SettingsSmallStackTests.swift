@@ -24,7 +24,7 @@ import Testing
 
   /// Opens a hand-edited store over `text` on a thread with a 512 KiB stack; its issues.
   static func openOnSmallStack(_ text: String) throws -> String {
-    let issues = Mutex<String?>(nil)
+    let issues = SleepingLock<String?>(nil)
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
       let disk = SimulatedFileSystem()

@@ -14,7 +14,9 @@ private struct FreeSpaceOnlyFileSystem: FileSystem {
   }
 
   private func unused() -> StoreError { StoreError(.unsupported, "not used by the preflight") }
-  func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> FileHandle { throw unused() }
+  func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions) throws(StoreError)
+    -> FileHandle
+  { throw unused() }
   func close(_ handle: FileHandle) throws(StoreError) { throw unused() }
   func read(_ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64)
     throws(StoreError) -> Int
@@ -33,7 +35,9 @@ private struct FreeSpaceOnlyFileSystem: FileSystem {
   func list(_ directory: String) throws(StoreError) -> [String] { throw unused() }
   func size(_ handle: FileHandle) throws(StoreError) -> UInt64 { throw unused() }
   func fileSize(_ path: String) throws(StoreError) -> UInt64? { throw unused() }
-  func createDirectory(_ path: String) throws(StoreError) { throw unused() }
+  func createDirectory(_ path: String, permissions: FilePermissions) throws(StoreError) {
+    throw unused()
+  }
   func lock(_ handle: FileHandle) throws(StoreError) { throw unused() }
 }
 

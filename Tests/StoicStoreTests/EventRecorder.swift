@@ -1,9 +1,8 @@
 import StoicStore
-import Synchronization
 
 /// Collects the events a component emits, for assertions.
 final class EventRecorder: Sendable {
-  private let events = Mutex<[StoreEvent]>([])
+  private let events = SleepingLock<[StoreEvent]>([])
 
   var sink: EventSink {
     EventSink { [self] event in self.events.withLock { $0.append(event) } }

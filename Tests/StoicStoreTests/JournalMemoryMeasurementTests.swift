@@ -49,18 +49,9 @@ struct JournalMemoryMeasurementTests {
       try journal.append(payload)
     }
     try journal.close()
-    let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: executable)
-    child.arguments = [
-      "--testing-library", "swift-testing", "--filter", "JournalMemoryMeasurementTests",
-    ]
-    var environment = ProcessInfo.processInfo.environment
-    environment[childVariable] = directory
-    environment[sizeVariable] = nil
-    child.environment = environment
-    child.standardOutput = Foundation.FileHandle.nullDevice
-    child.standardError = Foundation.FileHandle.nullDevice
+    let child = try TestBinaryChild.process(
+      filter: "JournalMemoryMeasurementTests",
+      environment: [childVariable: directory, sizeVariable: nil])
     try child.run()
     child.waitUntilExit()
     #expect(child.terminationStatus == 0)

@@ -44,15 +44,8 @@ struct JournalProcessKillTests {
   /// Starts the child, waits until it acknowledged enough records, kills it with SIGKILL, and
   /// returns the sequences it acknowledged.
   static func runAndKillChild(_ scratch: String) throws -> [UInt64] {
-    let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: executable)
-    child.arguments = ["--testing-library", "swift-testing", "--filter", "JournalProcessKillTests"]
-    var environment = ProcessInfo.processInfo.environment
-    environment[childVariable] = scratch
-    child.environment = environment
-    child.standardOutput = Foundation.FileHandle.nullDevice
-    child.standardError = Foundation.FileHandle.nullDevice
+    let child = try TestBinaryChild.process(
+      filter: "JournalProcessKillTests", environment: [childVariable: scratch])
     try child.run()
     let acks = scratch + "/acks"
     var polls = 0

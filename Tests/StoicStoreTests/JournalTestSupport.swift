@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import StoicStore
@@ -151,7 +150,7 @@ struct JournalCheckFailure: Error, CustomStringConvertible {
 
 /// Collects emitted events for assertions.
 final class JournalEventLog: Sendable {
-  private let storage = Mutex<[StoreEvent]>([])
+  private let storage = SleepingLock<[StoreEvent]>([])
   var sink: EventSink { EventSink { event in self.storage.withLock { $0.append(event) } } }
   var events: [StoreEvent] { storage.withLock { $0 } }
   func named(_ name: String) -> [StoreEvent] { events.filter { $0.name == name } }

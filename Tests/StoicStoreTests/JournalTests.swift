@@ -152,7 +152,7 @@ struct JournalTests {
       options: JournalOptions(syncPolicy: .groupCommit(maxDelay: .milliseconds(1), maxRecords: 8)))
     let threads = 8
     let perThread = 25
-    let failures = Mutex<[String]>([])
+    let failures = SleepingLock<[String]>([])
     DispatchQueue.concurrentPerform(iterations: threads) { thread in
       for index in 0..<perThread {
         do {
@@ -361,9 +361,9 @@ final class JournalSyncCountingFileSystem: FileSystem {
   }
   var syncs: Int { count.load(ordering: .relaxed) }
 
-  func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> StoicStore.FileHandle {
-    try base.open(path, mode)
-  }
+  func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions) throws(StoreError)
+    -> StoicStore.FileHandle
+  { try base.open(path, mode, permissions: permissions) }
   func close(_ handle: StoicStore.FileHandle) throws(StoreError) { try base.close(handle) }
   func read(
     _ handle: StoicStore.FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
@@ -398,7 +398,9 @@ final class JournalSyncCountingFileSystem: FileSystem {
   func list(_ directory: String) throws(StoreError) -> [String] { try base.list(directory) }
   func size(_ handle: StoicStore.FileHandle) throws(StoreError) -> UInt64 { try base.size(handle) }
   func fileSize(_ path: String) throws(StoreError) -> UInt64? { try base.fileSize(path) }
-  func createDirectory(_ path: String) throws(StoreError) { try base.createDirectory(path) }
+  func createDirectory(_ path: String, permissions: FilePermissions) throws(StoreError) {
+    try base.createDirectory(path, permissions: permissions)
+  }
   func freeSpace(_ path: String) throws(StoreError) -> UInt64 { try base.freeSpace(path) }
   func lock(_ handle: StoicStore.FileHandle) throws(StoreError) { try base.lock(handle) }
 }

@@ -1,5 +1,4 @@
 import StoicTesting
-import Synchronization
 import Testing
 
 @testable import StoicStore
@@ -14,7 +13,7 @@ import Testing
       directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions())
     for key in ["01A", "01B", "01C", "01D"] { try await outbox.enqueue("capture \(key)", key: key) }
     #expect(try await !outbox.enqueue("capture 01A", key: "01A"))
-    let crashed = Mutex<SimulatedFileSystem?>(nil)
+    let crashed = SleepingLock<SimulatedFileSystem?>(nil)
     _ = try await outbox.deliverPending { _ in
       // Power is lost while the first send is in flight.
       crashed.withLock { $0 = disk.crashedDurableOnly() }
@@ -51,7 +50,7 @@ import Testing
       directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions(),
       journalOptions: JournalOptions(mappedAppends: false))
     try await outbox.enqueue("a", key: "A")
-    let sends = Mutex(0)
+    let sends = SleepingLock(0)
     let error = await #expect(throws: StoreError.self) {
       _ = try await outbox.deliverPending { _ in
         sends.withLock { $0 += 1 }

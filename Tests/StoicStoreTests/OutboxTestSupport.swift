@@ -1,5 +1,4 @@
 import StoicTesting
-import Synchronization
 
 @testable import StoicStore
 
@@ -30,10 +29,10 @@ final class MemoryOutboxLog: OutboxLog, @unchecked Sendable {
 
 /// A wall clock that only moves when told to, or when the outbox sleeps on it.
 final class OutboxManualClock: Sendable {
-  private let state: Mutex<(now: Int64, sleeps: [Duration])>
+  private let state: SleepingLock<(now: Int64, sleeps: [Duration])>
 
   init(now: Int64 = 1_700_000_000_000) {
-    state = Mutex((now, []))
+    state = SleepingLock((now, []))
   }
 
   var now: Int64 { state.withLock { $0.now } }
@@ -60,9 +59,9 @@ final class OutboxManualClock: Sendable {
 
 /// SplitMix64 behind a lock: reproducible randomness.
 final class OutboxSeededRandom: Sendable {
-  private let state: Mutex<UInt64>
+  private let state: SleepingLock<UInt64>
 
-  init(seed: UInt64 = 0x5701C) { state = Mutex(seed) }
+  init(seed: UInt64 = 0x5701C) { state = SleepingLock(seed) }
 
   func next() -> UInt64 {
     state.withLock { state in
@@ -84,11 +83,12 @@ extension EventRecorder {
 
 /// Answers sends from a script, recording what was sent.
 final class OutboxScriptedReceiver: Sendable {
-  private let state: Mutex<(script: [DeliveryResponse], sent: [(key: String, entries: [String])])>
+  private let state:
+    SleepingLock<(script: [DeliveryResponse], sent: [(key: String, entries: [String])])>
   private let fallback: DeliveryResponse
 
   init(_ script: [DeliveryResponse], otherwise fallback: DeliveryResponse = .http(status: 200)) {
-    state = Mutex((script, []))
+    state = SleepingLock((script, []))
     self.fallback = fallback
   }
 
@@ -118,7 +118,7 @@ func outboxTestOptions(
 /// A simulated disk whose removals under `/media/` can be made to fail.
 final class OutboxRemoveFailingFileSystem: FileSystem, Sendable {
   let base: SimulatedFileSystem
-  private let failing = Mutex(false)
+  private let failing = SleepingLock(false)
 
   init(_ base: SimulatedFileSystem) { self.base = base }
 
@@ -127,9 +127,9 @@ final class OutboxRemoveFailingFileSystem: FileSystem, Sendable {
     set { failing.withLock { $0 = newValue } }
   }
 
-  func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> FileHandle {
-    try base.open(path, mode)
-  }
+  func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions) throws(StoreError)
+    -> FileHandle
+  { try base.open(path, mode, permissions: permissions) }
   func close(_ handle: FileHandle) throws(StoreError) { try base.close(handle) }
   func read(_ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64)
     throws(StoreError) -> Int
@@ -157,7 +157,9 @@ final class OutboxRemoveFailingFileSystem: FileSystem, Sendable {
   func list(_ directory: String) throws(StoreError) -> [String] { try base.list(directory) }
   func size(_ handle: FileHandle) throws(StoreError) -> UInt64 { try base.size(handle) }
   func fileSize(_ path: String) throws(StoreError) -> UInt64? { try base.fileSize(path) }
-  func createDirectory(_ path: String) throws(StoreError) { try base.createDirectory(path) }
+  func createDirectory(_ path: String, permissions: FilePermissions) throws(StoreError) {
+    try base.createDirectory(path, permissions: permissions)
+  }
   func freeSpace(_ path: String) throws(StoreError) -> UInt64 { try base.freeSpace(path) }
   func lock(_ handle: FileHandle) throws(StoreError) { try base.lock(handle) }
 }

@@ -89,7 +89,7 @@ struct LogSpoolConcurrencyTests {
     let threads = 8
     let perThread = 40
     let before = disk.syncCount
-    let highest = Mutex<UInt64>(0)
+    let highest = SleepingLock<UInt64>(0)
     // Threads of their own: `concurrentPerform` runs only as many at once as there are cores.
     Self.onThreads(threads) { thread in
       for index in 0..<perThread {
@@ -122,7 +122,7 @@ struct LogSpoolRemovalTests {
     for index in 0..<40 {
       _ = spool.logs.log(level: .info, label: "app", message: "record \(index)")
     }
-    let returned = Mutex<Bool?>(nil)
+    let returned = SleepingLock<Bool?>(nil)
     disk.onSync = { handle in
       guard handle.path.hasSuffix("journal.checkpoint.tmp") else { return }
       // Another thread logs while this one is inside the drop's sync; it must not wait for it.

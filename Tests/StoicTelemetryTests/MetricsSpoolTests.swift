@@ -254,7 +254,7 @@ struct MetricsSpoolTests {
   func observedCounter() throws {
     let clock = TestClock()
     let spool = try Self.open(SimulatedFileSystem(), Support.options(clock: clock))
-    let source = Mutex<UInt64>(3)
+    let source = SleepingLock<UInt64>(3)
     let observation = spool.observeCounter(
       label: "stoic.spool.dropped", dimensions: [("reason", "quota")]
     ) { source.withLock { $0 } }

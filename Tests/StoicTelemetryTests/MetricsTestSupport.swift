@@ -63,10 +63,10 @@ enum MetricsTestSupport {
 
 /// A clock a test moves by hand (unix nanoseconds).
 final class TestClock: Sendable {
-  private let value: Mutex<UInt64>
+  private let value: SleepingLock<UInt64>
 
   init(_ start: UInt64 = 1_700_000_000_000_000_000) {
-    value = Mutex(start)
+    value = SleepingLock(start)
   }
 
   var now: UInt64 { value.withLock { $0 } }
@@ -78,7 +78,7 @@ final class TestClock: Sendable {
 
 /// Collects the events a spool raised.
 final class MetricsEventLog: Sendable {
-  private let events = Mutex<[StoreEvent]>([])
+  private let events = SleepingLock<[StoreEvent]>([])
 
   var sink: EventSink {
     EventSink { [self] event in self.events.withLock { $0.append(event) } }

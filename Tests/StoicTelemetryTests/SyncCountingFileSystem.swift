@@ -14,7 +14,7 @@ final class SyncCountingFileSystem: FileSystem {
   let base: any FileSystem
   let syncDelay: UInt32
   private let syncs = Atomic<Int>(0)
-  private let hook = Mutex<(@Sendable (FileHandle) -> Void)?>(nil)
+  private let hook = SleepingLock<(@Sendable (FileHandle) -> Void)?>(nil)
 
   /// Called with the handle at the start of every file sync, on the syncing thread.
   var onSync: (@Sendable (FileHandle) -> Void)? {
@@ -37,9 +37,9 @@ final class SyncCountingFileSystem: FileSystem {
     try base.sync(handle)
   }
 
-  func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> FileHandle {
-    try base.open(path, mode)
-  }
+  func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions) throws(StoreError)
+    -> FileHandle
+  { try base.open(path, mode, permissions: permissions) }
   func close(_ handle: FileHandle) throws(StoreError) { try base.close(handle) }
   func read(_ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64)
     throws(StoreError) -> Int
@@ -61,7 +61,9 @@ final class SyncCountingFileSystem: FileSystem {
   func list(_ directory: String) throws(StoreError) -> [String] { try base.list(directory) }
   func size(_ handle: FileHandle) throws(StoreError) -> UInt64 { try base.size(handle) }
   func fileSize(_ path: String) throws(StoreError) -> UInt64? { try base.fileSize(path) }
-  func createDirectory(_ path: String) throws(StoreError) { try base.createDirectory(path) }
+  func createDirectory(_ path: String, permissions: FilePermissions) throws(StoreError) {
+    try base.createDirectory(path, permissions: permissions)
+  }
   func freeSpace(_ path: String) throws(StoreError) -> UInt64 { try base.freeSpace(path) }
   func lock(_ handle: FileHandle) throws(StoreError) { try base.lock(handle) }
 }

@@ -14,7 +14,7 @@ enum EnvironmentValue {
 
 /// Collects events for assertions.
 final class EventLog: Sendable {
-  private let storage = Mutex<[StoreEvent]>([])
+  private let storage = SleepingLock<[StoreEvent]>([])
   var sink: EventSink { EventSink { event in self.storage.withLock { $0.append(event) } } }
   var events: [StoreEvent] { storage.withLock { $0 } }
   func named(_ definition: EventDefinition) -> [StoreEvent] {

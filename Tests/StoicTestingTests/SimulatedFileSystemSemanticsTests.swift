@@ -158,3 +158,46 @@ import Testing
     #expect(copy.durableContents("deep/other") == nil)
   }
 }
+
+/// The simulated disk takes the permissions of what it creates, as the real one does, and
+/// remembers them for tests without letting them change its crash model.
+@Suite struct SimulatedFileSystemPermissionsTests {
+  @Test func createdFilesAndDirectoriesKeepThePermissionsAskedFor() throws {
+    let disk = SimulatedFileSystem()
+    try disk.createDirectory("/data/app")
+    try disk.createDirectory("/shared", permissions: .readableByAll.forDirectory)
+    #expect(disk.permissions("/data") == .privateDirectory)
+    #expect(disk.permissions("/data/app") == .privateDirectory)
+    #expect(disk.permissions("/shared") == FilePermissions(rawValue: 0o755))
+    try disk.close(try disk.open("/data/app/private", .createExclusive))
+    try disk.close(try disk.open("/shared/file", .createOrOpen, permissions: .readableByAll))
+    #expect(disk.permissions("/data/app/private") == .privateFile)
+    #expect(disk.permissions("/shared/file") == .readableByAll)
+    // Opening an existing file again does not change its bits; a rename keeps them.
+    try disk.close(try disk.open("/shared/file", .createOrOpen))
+    try disk.rename("/shared/file", to: "/shared/renamed")
+    #expect(disk.permissions("/shared/renamed") == .readableByAll)
+    #expect(disk.permissions("/shared/file") == nil)
+    #expect(disk.copy().permissions("/shared/renamed") == .readableByAll)
+  }
+
+  @Test func permissionsChangeNoCrashImage() throws {
+    // The same operations with different bits give the same crash points and images.
+    func images(_ permissions: FilePermissions) -> [String] {
+      CrashExplorer().crashImages(
+        setup: { disk in try disk.createDirectory("/d", permissions: permissions.forDirectory) },
+        operation: { disk, _ in
+          let handle = try disk.open("/d/f", .createExclusive, permissions: permissions)
+          try disk.write(handle, [1, 2, 3], at: 0)
+          try disk.sync(handle)
+          try disk.close(handle)
+          try disk.syncDirectory("/d")
+        },
+        at: 2
+      ).map(\.description)
+    }
+    let shared = images(.readableByAll)
+    #expect(!shared.isEmpty)
+    #expect(shared == images(.privateFile))
+  }
+}

@@ -6,9 +6,13 @@ struct TimingFileSystem: FileSystem {
   let base = PosixFileSystem()
   let profile: FileSystemProfile
 
-  func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> FileHandle {
+  func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions) throws(StoreError)
+    -> FileHandle
+  {
     if mode == .readOnly, path.hasSuffix(".log") { profile.compressionStarted() }
-    return try profile.measure(.other) { () throws(StoreError) in try base.open(path, mode) }
+    return try profile.measure(.other) { () throws(StoreError) in
+      try base.open(path, mode, permissions: permissions)
+    }
   }
 
   func sync(_ handle: FileHandle) throws(StoreError) {
@@ -63,7 +67,9 @@ struct TimingFileSystem: FileSystem {
 
   func fileSize(_ path: String) throws(StoreError) -> UInt64? { try base.fileSize(path) }
 
-  func createDirectory(_ path: String) throws(StoreError) { try base.createDirectory(path) }
+  func createDirectory(_ path: String, permissions: FilePermissions) throws(StoreError) {
+    try base.createDirectory(path, permissions: permissions)
+  }
 
   func freeSpace(_ path: String) throws(StoreError) -> UInt64 { try base.freeSpace(path) }
 

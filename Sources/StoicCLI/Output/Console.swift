@@ -1,3 +1,4 @@
+import StoicStore
 import Synchronization
 
 #if canImport(Glibc)
@@ -17,7 +18,7 @@ public final class Console: Sendable {
   public let errorStyle: Style
   /// The progress line of long work (shown only on a terminal).
   public let progress: ProgressLine
-  private let buffer = Mutex<[UInt8]>([])
+  private let buffer = SleepingLock<[UInt8]>([])
 
   /// A console for `terminal`.
   public init(terminal: Terminal) {

@@ -1,3 +1,4 @@
+import StoicStore
 import Synchronization
 
 #if canImport(Glibc)
@@ -12,7 +13,7 @@ import Synchronization
 public final class ProgressLine: Sendable {
   /// Whether anything is shown.
   public let enabled: Bool
-  private let state = Mutex<(shown: Bool, last: ContinuousClock.Instant?)>((false, nil))
+  private let state = SleepingLock<(shown: Bool, last: ContinuousClock.Instant?)>((false, nil))
   private static let interval = Duration.milliseconds(100)
 
   /// A progress line, shown only when `enabled`.

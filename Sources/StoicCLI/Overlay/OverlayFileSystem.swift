@@ -28,7 +28,7 @@ import Synchronization
 /// Thread-safe: the state lives behind a `Mutex` (the journal's readers decode on a second
 /// thread).
 public final class OverlayFileSystem: FileSystem, Sendable {
-  let state = Mutex(OverlayState())
+  let state = SleepingLock(OverlayState())
 
   /// An overlay over the real disk with nothing changed yet.
   public init() {
@@ -59,11 +59,14 @@ public final class OverlayFileSystem: FileSystem, Sendable {
     state.withLock { $0.changes }
   }
 
-  /// Opens a file: a real one (read from the disk) or one made in memory.
+  /// Opens a file: a real one (read from the disk) or one made in memory. `permissions` are
+  /// ignored: nothing is created on the disk.
   ///
   /// - Throws: ``StoreError`` with the errno a real `open` would give (`ENOENT`, `EEXIST`,
   ///   `EISDIR`), or the real `stat`'s error.
-  public func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> FileHandle {
+  public func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions)
+    throws(StoreError) -> FileHandle
+  {
     let key = OverlayPath.normalize(path)
     return try state.withLock { (state) throws(StoreError) -> FileHandle in
       let number: Int
@@ -266,10 +269,10 @@ public final class OverlayFileSystem: FileSystem, Sendable {
     }
   }
 
-  /// Makes the directory and its missing parents in memory.
+  /// Makes the directory and its missing parents in memory (`permissions` are ignored).
   ///
   /// - Throws: `EEXIST` when a file is in the way.
-  public func createDirectory(_ path: String) throws(StoreError) {
+  public func createDirectory(_ path: String, permissions: FilePermissions) throws(StoreError) {
     let key = OverlayPath.normalize(path)
     try state.withLock { (state) throws(StoreError) in
       for directory in OverlayPath.ancestry(of: key) {

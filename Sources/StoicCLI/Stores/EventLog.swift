@@ -3,7 +3,7 @@ import Synchronization
 
 /// Collects the events the library raises while the tool runs it over an overlay.
 public final class EventLog: Sendable {
-  private let events = Mutex<[StoreEvent]>([])
+  private let events = SleepingLock<[StoreEvent]>([])
   private let observer: (@Sendable (StoreEvent) -> Void)?
 
   /// An empty log; `observer`, if given, sees each event as it is raised (for progress).

@@ -14,6 +14,12 @@ extension AtomicFile {
     /// Files larger than this are not read into memory; they are quarantined as unusable.
     /// Default 64 MiB.
     public var maxFileSize: UInt64
+    /// The permission bits each new generation gets, whatever the umask. Default
+    /// ``FilePermissions/privateFile`` (`0600`): only the owner can read it. A file other
+    /// programs or users must read (a shared settings file) asks for more, for example
+    /// ``FilePermissions/readableByAll`` (`0644`). The previous generation and quarantined
+    /// copies keep the bits they were written with (they are renamed, not copied).
+    public var permissions: FilePermissions
 
     /// Creates options; every parameter has the default described on its property.
     public init(
@@ -21,13 +27,15 @@ extension AtomicFile {
       keepPrevious: Bool = true,
       quarantineLimit: Int = 8,
       preflightMargin: UInt64 = 1 << 20,
-      maxFileSize: UInt64 = 64 << 20
+      maxFileSize: UInt64 = 64 << 20,
+      permissions: FilePermissions = .privateFile
     ) {
       self.envelope = envelope
       self.keepPrevious = keepPrevious
       self.quarantineLimit = max(1, quarantineLimit)
       self.preflightMargin = preflightMargin
       self.maxFileSize = maxFileSize
+      self.permissions = permissions
     }
   }
 

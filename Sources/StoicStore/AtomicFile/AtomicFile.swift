@@ -5,8 +5,9 @@
 /// 1. Preflight: too little free space throws ``StoreError/Code/diskFull`` before anything on
 ///    disk is touched.
 /// 2. A stale `<path>.tmp` from an interrupted write is removed (`store.temp_removed`).
-/// 3. `<path>.tmp` is created exclusively, the bytes (inside the `STAF` envelope when
-///    ``Options/envelope`` is on) are written and fully synced.
+/// 3. `<path>.tmp` is created exclusively with ``Options/permissions`` (`0600` by default,
+///    whatever the umask), the bytes (inside the `STAF` envelope when ``Options/envelope`` is
+///    on) are written and fully synced.
 /// 4. When ``Options/keepPrevious`` is on and the current file is intact, it is renamed to
 ///    `<path>.previous`. A corrupt current file is quarantined instead, so garbage never
 ///    displaces a good previous generation.
@@ -133,7 +134,8 @@ public struct AtomicFile: Sendable {
   /// Creates `target` exclusively, writes `bytes`, syncs and closes it. On failure the partial
   /// file is removed (best effort) so the next write starts clean.
   private func writeSynced(_ bytes: [UInt8], to target: String) throws(StoreError) {
-    let handle = try fileSystem.open(target, .createExclusive)
+    let handle = try fileSystem.open(
+      target, .createExclusive, permissions: options.permissions)
     do throws(StoreError) {
       try fileSystem.write(handle, bytes, at: 0)
       try fileSystem.sync(handle)

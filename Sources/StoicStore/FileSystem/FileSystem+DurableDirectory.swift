@@ -8,11 +8,17 @@ extension FileSystem {
   /// here (the journal, and so the outbox; the settings store).
   ///
   /// A level counts as existing when it can be listed, or when listing it fails for any reason
-  /// other than `ENOENT`/`ENOTDIR` (then ``createDirectory(_:)`` reports what is wrong). When
+  /// other than `ENOENT`/`ENOTDIR` (then ``createDirectory(_:permissions:)`` reports what is wrong). When
   /// `path` already exists nothing is created or synced, and no directory above it is opened.
   ///
-  /// - Throws: ``StoreError`` from ``createDirectory(_:)`` or ``syncDirectory(_:)``.
-  public func createDirectoryDurably(_ path: String) throws(StoreError) {
+  /// - Parameters:
+  ///   - path: The directory to create.
+  ///   - permissions: The bits each directory created gets, exactly, whatever the umask
+  ///     (``FilePermissions/privateDirectory``, `0700`, unless given).
+  /// - Throws: ``StoreError`` from ``createDirectory(_:permissions:)`` or ``syncDirectory(_:)``.
+  public func createDirectoryDurably(
+    _ path: String, permissions: FilePermissions = .privateDirectory
+  ) throws(StoreError) {
     var missing: [String] = []
     var level = Self.trimmingSlashes(path)
     while level != "." && level != "/" && !level.isEmpty && !directoryExists(level) {
@@ -20,7 +26,7 @@ extension FileSystem {
       level = Self.trimmingSlashes(Path.directory(of: level))
     }
     guard !missing.isEmpty else { return }
-    try createDirectory(path)
+    try createDirectory(path, permissions: permissions)
     for created in missing.reversed() {
       try syncDirectory(Path.directory(of: created))
     }

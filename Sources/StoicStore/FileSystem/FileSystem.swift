@@ -23,9 +23,13 @@ public protocol FileSystem: Sendable {
   ///   - path: The file's path.
   ///   - mode: How to open it; ``OpenMode/createExclusive`` fails with
   ///     ``StoreError/Code/alreadyExists`` if the file exists.
+  ///   - permissions: The permission bits a file created by this call gets, exactly, whatever
+  ///     the process's umask; an existing file keeps its own. ``open(_:_:)`` passes
+  ///     ``FilePermissions/privateFile``.
   /// - Returns: A handle that must be closed with ``close(_:)``.
   /// - Throws: ``StoreError`` with the `open` errno.
-  func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> FileHandle
+  func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions) throws(StoreError)
+    -> FileHandle
 
   /// Closes a handle. Closing does not sync.
   func close(_ handle: FileHandle) throws(StoreError)
@@ -109,7 +113,11 @@ public protocol FileSystem: Sendable {
   func fileSize(_ path: String) throws(StoreError) -> UInt64?
 
   /// Creates a directory and any missing parents; succeeds if it exists.
-  func createDirectory(_ path: String) throws(StoreError)
+  ///
+  /// - Parameter permissions: The permission bits each directory created by this call gets,
+  ///   exactly, whatever the process's umask; existing ones keep their own.
+  ///   ``createDirectory(_:)`` passes ``FilePermissions/privateDirectory``.
+  func createDirectory(_ path: String, permissions: FilePermissions) throws(StoreError)
 
   /// The bytes available to an unprivileged writer on the file system holding `path`.
   func freeSpace(_ path: String) throws(StoreError) -> UInt64
@@ -119,4 +127,19 @@ public protocol FileSystem: Sendable {
   /// - Throws: ``StoreError/Code/locked`` if another handle (in this or another process) holds
   ///   it. The lock is released when the handle is closed or the process ends.
   func lock(_ handle: FileHandle) throws(StoreError)
+}
+
+extension FileSystem {
+  /// Opens (or creates) a file; a file this creates is private to its owner
+  /// (``FilePermissions/privateFile``, `0600`). See ``open(_:_:permissions:)``.
+  public func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> FileHandle {
+    try open(path, mode, permissions: .privateFile)
+  }
+
+  /// Creates a directory and any missing parents, each private to its owner
+  /// (``FilePermissions/privateDirectory``, `0700`); succeeds if it exists. See
+  /// ``createDirectory(_:permissions:)``.
+  public func createDirectory(_ path: String) throws(StoreError) {
+    try createDirectory(path, permissions: .privateDirectory)
+  }
 }

@@ -61,20 +61,22 @@ extension PosixFileSystem {
     }
   }
 
-  /// Creates `path` and any missing parents with `mkdir(2)` (mode `0o755`, less the umask);
-  /// succeeds if it is already a directory.
+  /// Creates `path` and any missing parents with `mkdir(2)`, each with exactly `permissions`
+  /// whatever the umask (`fchmod` through an `O_NOFOLLOW` descriptor after the `mkdir`);
+  /// succeeds if it is already a directory, leaving its permissions as they are.
   ///
   /// - Throws: ``StoreError`` with the `mkdir` errno; ``StoreError/Code/alreadyExists`` when
   ///   `path` or a parent exists and is not a directory.
-  public func createDirectory(_ path: String) throws(StoreError) {
+  public func createDirectory(_ path: String, permissions: FilePermissions) throws(StoreError) {
+    let mode = mode_t(permissions.rawValue)
     var target = path
     while target.count > 1 && target.hasSuffix("/") { target.removeLast() }
     guard !target.isEmpty else {
       throw StoreError(.invalidArgument, "cannot create a directory with an empty path")
     }
-    switch Syscall.result({ mkdir(target, 0o755) }) {
+    switch Syscall.result({ mkdir(target, mode) }) {
     case .success:
-      return
+      try setDirectoryPermissions(target, permissions)
     case .failure(.fileExists):
       try requireDirectory(target)
     case .failure(.noSuchFile):
@@ -82,9 +84,9 @@ extension PosixFileSystem {
       guard parent != target && parent != "." && parent != "/" else {
         throw StoreError.system("mkdir", .noSuchFile, path: target)
       }
-      try createDirectory(parent)
-      switch Syscall.result({ mkdir(target, 0o755) }) {
-      case .success: return
+      try createDirectory(parent, permissions: permissions)
+      switch Syscall.result({ mkdir(target, mode) }) {
+      case .success: try setDirectoryPermissions(target, permissions)
       case .failure(.fileExists): try requireDirectory(target)
       case .failure(let error): throw StoreError.system("mkdir", error, path: target)
       }

@@ -10,8 +10,11 @@
 ///   ``StoreError/system(_:_:path:file:line:)``: the error names the call (`"pwrite"`), the
 ///   ``Errno`` and the path, and classifies itself with ``StoreError/retryDecision``.
 /// - I/O is positional (`pread`/`pwrite`), with short reads and writes continued until the
-///   buffer is done or the file ends. Files are opened `O_CLOEXEC`, created with mode `0o644`
-///   (less the umask); ``OpenMode/createExclusive`` is `O_CREAT | O_EXCL`.
+///   buffer is done or the file ends. Files are opened `O_CLOEXEC`; ``OpenMode/createExclusive``
+///   is `O_CREAT | O_EXCL`.
+/// - What it creates gets exactly the permissions asked for, whatever the umask (`fchmod`
+///   after the create): files `0600` and directories `0700` unless a caller asks otherwise
+///   (see ``FilePermissions``).
 /// - ``sync(_:)`` is `fcntl(F_FULLFSYNC)` on Darwin, which is what flushes the drive's own
 ///   cache there; where the file system refuses it (`ENOTSUP`, `EINVAL`) it falls back to
 ///   `fsync` and emits ``StoreEvents/fullSyncUnavailable`` once per file system value (and its
@@ -41,17 +44,27 @@ public struct PosixFileSystem: FileSystem {
     self.fullSyncFallback = FullSyncFallbackFlag()
   }
 
-  /// Opens `path` with `open(2)`, `O_CLOEXEC`, creating files with mode `0o644`.
+  /// Opens `path` with `open(2)`, `O_CLOEXEC`; a file it creates gets exactly `permissions`.
+  ///
+  /// A create is always `O_CREAT | O_EXCL` followed by `fchmod`, so the umask changes nothing;
+  /// ``OpenMode/createOrOpen`` opens an existing file without `O_CREAT`, leaving its bits as
+  /// they are.
   ///
   /// - Throws: ``StoreError`` with the `open` errno: ``StoreError/Code/alreadyExists`` for an
   ///   exclusive create of an existing file, ``StoreError/Code/notFound``,
-  ///   ``StoreError/Code/permissionDenied``, ``StoreError/Code/readOnly``, …
-  public func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> FileHandle {
-    let flags = mode.posixFlags | O_CLOEXEC
-    let descriptor = try Syscall.run("open", path: path) {
-      Syscall.open(path, flags, 0o644)
+  ///   ``StoreError/Code/permissionDenied``, ``StoreError/Code/readOnly``, …; or the `fchmod`
+  ///   errno when the new file's permissions cannot be set (it is removed again).
+  public func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions)
+    throws(StoreError) -> FileHandle
+  {
+    switch mode {
+    case .readOnly, .readWrite:
+      let flags = mode.posixFlags | O_CLOEXEC
+      let descriptor = try Syscall.run("open", path: path) { Syscall.open(path, flags, 0) }
+      return FileHandle(descriptor: descriptor, path: path)
+    case .createOrOpen, .createExclusive:
+      return try createFile(path, exclusive: mode == .createExclusive, permissions: permissions)
     }
-    return FileHandle(descriptor: descriptor, path: path)
   }
 
   /// Closes the descriptor with `close(2)`. Closing does not sync, and releases the handle's

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The blocks finished reads of compressed segments gave back, for the next read.
 ///
 /// A block's buffers hold about 1 MiB of decompressed bytes and as much of rebuilt payloads.
@@ -16,7 +14,7 @@ final class JournalCompressedBlockPool: Sendable {
   let capacity: Int
   /// The most bytes a block may hold to be kept.
   let bytesLimit: Int
-  private let blocks = Mutex<[JournalCompressedBlock]>([])
+  private let blocks = SleepingLock<[JournalCompressedBlock]>([])
 
   init(capacity: Int, bytesLimit: Int) {
     self.capacity = capacity

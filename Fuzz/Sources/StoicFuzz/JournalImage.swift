@@ -1,0 +1,80 @@
+import StoicTesting
+
+@testable import StoicStore
+
+/// A journal directory as one fuzz input, and back.
+///
+/// Layout: `flags:u8` (bit 0 salvage, bit 1 mapped appends, bit 2 compress sealed segments),
+/// then files until the input ends, each `kind:u8 | first:u64 | length:u16 | bytes`. The kind
+/// (modulo 5) names the file: 0 `journal-<first>.log`, 1 `journal-<first>.zst`, 2
+/// `journal.checkpoint`, 3 a stale temporary `journal-<first>.zst.tmp`, 4 a quarantined copy
+/// `journal-<first>.log.corrupt-0` (a name the opener must leave alone).
+enum JournalImage {
+  /// A file of the directory.
+  struct File {
+    var name: String
+    var bytes: [UInt8]
+  }
+
+  /// The directory an input describes, written durably on a fresh simulated disk, and the
+  /// options its flags choose.
+  static func decode(_ bytes: [UInt8]) -> (disk: SimulatedFileSystem, options: JournalOptions) {
+    var input = FuzzInput(bytes)
+    let options = JournalReopenCheck.options(flags: input.byte())
+    let disk = SimulatedFileSystem()
+    try? disk.createDirectory(JournalReopenCheck.directory)
+    while !input.isAtEnd {
+      let kind = input.byte() % 5
+      let first = input.uint64()
+      let length = Int(input.byte()) | Int(input.byte()) << 8
+      let contents = input.take(length)
+      disk.setDurableContents(
+        Path.join(JournalReopenCheck.directory, name(kind: kind, first: first)), contents)
+    }
+    return (disk, options)
+  }
+
+  /// The input describing `files` with `flags`; files with other names are left out.
+  static func encode(flags: UInt8, _ files: [File]) -> [UInt8] {
+    var bytes: [UInt8] = [flags]
+    for file in files {
+      guard let (kind, first) = kindAndFirst(of: file.name) else { continue }
+      bytes.append(kind)
+      bytes.appendLittleEndian(first)
+      let length = min(file.bytes.count, Int(UInt16.max))
+      bytes.appendLittleEndian(UInt16(length))
+      bytes += file.bytes.prefix(length)
+    }
+    return bytes
+  }
+
+  /// The files of the journal directory on `disk`.
+  static func files(on disk: SimulatedFileSystem) -> [File] {
+    let names = (try? disk.list(JournalReopenCheck.directory)) ?? []
+    return names.compactMap { name in
+      disk.contents(Path.join(JournalReopenCheck.directory, name)).map {
+        File(name: name, bytes: $0)
+      }
+    }
+  }
+
+  static func name(kind: UInt8, first: UInt64) -> String {
+    switch kind {
+    case 0: JournalFileNames.segment(first: first, kind: .log)
+    case 1: JournalFileNames.segment(first: first, kind: .compressed)
+    case 2: JournalFileNames.checkpoint
+    case 3:
+      JournalFileNames.segment(first: first, kind: .compressed) + JournalFileNames.temporarySuffix
+    default:
+      JournalFileNames.quarantine(of: JournalFileNames.segment(first: first, kind: .log), offset: 0)
+    }
+  }
+
+  static func kindAndFirst(of name: String) -> (UInt8, UInt64)? {
+    if name == JournalFileNames.checkpoint { return (2, 0) }
+    if let (first, kind) = JournalFileNames.parseSegment(name) {
+      return (kind == .log ? 0 : 1, first)
+    }
+    return nil
+  }
+}

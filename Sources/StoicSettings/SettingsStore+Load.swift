@@ -87,7 +87,7 @@ extension SettingsStore {
       failure = SettingsIssue.tooLarge(bytes: bytes.count, limit: limit).description
     case .success(let bytes):
       do throws(StoreError) {
-        try file.writeCreatingDirectory(bytes, validate: schema.accepts(format: format))
+        try file.write(bytes, validate: schema.accepts(format: format))
         return
       } catch {
         failure = error.description

@@ -49,7 +49,7 @@ extension SettingsStore {
       }
 
       do throws(StoreError) {
-        try file.writeCreatingDirectory(bytes, validate: schema.accepts(format: format))
+        try file.write(bytes, validate: schema.accepts(format: format))
       } catch {
         events.emit(
           SettingsEvents.saveFailed, [("path", path), ("error", error.description)])

@@ -53,6 +53,8 @@ public struct AtomicFile: Sendable {
   /// Replaces the file's contents atomically and durably.
   ///
   /// When this returns, the new bytes are durable (the data is synced, the rename is synced).
+  /// A missing directory is created first, with every missing level above it, each made
+  /// durable (private, unless ``Options/permissions`` lets others read the file).
   /// If it throws, the file holds its old contents or, if the failure came after the rename,
   /// possibly the new; never a mix.
   ///
@@ -65,8 +67,14 @@ public struct AtomicFile: Sendable {
   ///   system call's error.
   public func write(_ bytes: [UInt8], validate: (([UInt8]) -> Bool)? = nil) throws(StoreError) {
     let stored = options.envelope ? AtomicFile.envelope(bytes) : bytes
+    let directory = Path.directory(of: path)
+    if try !fileSystem.exists(directory) {
+      // The first write makes the directory, and every missing level above it, durably.
+      try fileSystem.createDirectoryDurably(
+        directory, permissions: options.permissions.forDirectory)
+    }
     try DiskSpace.preflight(
-      fileSystem, path: Path.directory(of: path), bytesNeeded: UInt64(stored.count),
+      fileSystem, path: directory, bytesNeeded: UInt64(stored.count),
       margin: options.preflightMargin)
 
     if try fileSystem.exists(temporaryPath) {

@@ -10,6 +10,8 @@ final class Gate: Sendable {
   private let group = DispatchGroup()
   private let opened = Atomic<Bool>(false)
   init() { group.enter() }
+  /// A group that is released while entered is a libdispatch crash: leave it first.
+  deinit { open() }
   /// Blocks the calling thread until the gate is open.
   func wait() { group.wait() }
   /// Opens the gate (once; later calls do nothing).
@@ -110,11 +112,14 @@ struct BlockingExecutorTests {
 
     gating.open()
     let timedOut = Gate()
-    let watchdog = DispatchWorkItem {
+    // A watchdog on a thread of its own (the pool may be starved) frees the pool after a
+    // minute; told to stop as soon as the probe has run, it ends and releases what it holds.
+    let stopWatchdog = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      guard stopWatchdog.wait(timeout: .now() + 60) == .timedOut else { return }
       timedOut.open()
       gate.open()
     }
-    DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
     let enqueues = outboxes.enumerated().map { index, outbox in
       Task { try await outbox.enqueue("entry \(index)", key: "key-\(index)") }
     }
@@ -124,7 +129,7 @@ struct BlockingExecutorTests {
     let probe = await Task.detached { (1...1000).reduce(0, +) }.value
     let everyOutboxBlocked = arrived.value == width && !gate.isOpen
     gate.open()
-    watchdog.cancel()
+    stopWatchdog.signal()
     for enqueue in enqueues { #expect(try await enqueue.value) }
 
     #expect(!timedOut.isOpen, "the pool was starved until the watchdog")

@@ -3,7 +3,7 @@ public import StoicStore
 /// The events of the settings store. Every name starts with `settings.`.
 ///
 /// Each is raised from its definition with `EventSink.emit(_:_:)`; ``catalog`` lists them all.
-/// A settings store also passes on the storage core's events (``StoicStore/StoreEvents``) of the
+/// A settings store also passes on the storage core's events (`StoreEvents`) of the
 /// file under it, so an app that shows a settings store's events combines both catalogs.
 public enum SettingsEvents {
   /// Settings were loaded; says from where and how many issues.

@@ -1,7 +1,7 @@
 public import StoicStore
 
-/// Why ``SettingsStore/update(_:)`` refused a change: the ``StoreError/cause`` of the error it
-/// throws (read it with ``StoicStore/StoreError/settingsIssues``).
+/// Why ``SettingsStore/update(_:)`` refused a change: the `StoreError.cause` of the error it
+/// throws (read it with `StoreError.settingsIssues`).
 public struct SettingsRefusal: Error, Sendable, Hashable, CustomStringConvertible {
   /// Every problem found, not only the first.
   public let issues: [SettingsIssue]

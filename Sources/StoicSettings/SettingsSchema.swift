@@ -46,7 +46,8 @@ public struct SettingsSchema<Value: Sendable & Equatable>: Sendable {
 
   /// Declares a schema.
   ///
-  /// The declaration is checked when a store opens (see ``SettingsStore/open(at:schema:format:fileSystem:maxFileSize:events:)``).
+  /// The declaration is checked when a store opens (see
+  /// ``SettingsStore/open(at:schema:format:fileSystem:maxFileSize:permissions:events:)``).
   public init(
     version: Int,
     defaults: Value,
@@ -69,7 +70,7 @@ public struct SettingsSchema<Value: Sendable & Equatable>: Sendable {
   /// not the version key, one migration per step below the version, and defaults that satisfy
   /// every constraint.
   ///
-  /// - Throws: ``StoreError/Code/invalidArgument`` naming every mistake.
+  /// - Throws: `StoreError.Code.invalidArgument` naming every mistake.
   public func check() throws(StoreError) {
     var mistakes: [String] = []
     if version < 1 { mistakes.append("version \(version) is below 1") }

@@ -20,18 +20,18 @@ extension SettingsStore {
   ///   - format: ``SettingsFormat/appOwned`` (checksum envelope, write-back) or
   ///     ``SettingsFormat/handEdited`` (plain JSON with comments allowed, no write-back).
   ///   - fileSystem: Where the file lives; `nil` (the default) is the real disk, a
-  ///     ``StoicStore/PosixFileSystem`` reporting to `events`. Tests pass a simulated disk.
+  ///     `PosixFileSystem` reporting to `events`. Tests pass a simulated disk.
   ///   - maxFileSize: The largest document, in bytes, the store reads or writes; default
   ///     1 MiB. A larger file is quarantined without being read into memory, and an update
   ///     whose document would be larger is refused with ``SettingsIssue/tooLarge(bytes:limit:)``.
   ///   - permissions: The permission bits each written file gets, whatever the umask: by
-  ///     default ``StoicStore/FilePermissions/privateFile`` (`0600`); a settings file other
+  ///     default `FilePermissions.privateFile` (`0600`); a settings file other
   ///     programs read asks for more, for example
-  ///     ``StoicStore/FilePermissions/readableByAll`` (`0644`). A missing directory is created
-  ///     with matching bits (``StoicStore/FilePermissions/forDirectory``).
+  ///     `FilePermissions.readableByAll` (`0644`). A missing directory is created
+  ///     with matching bits (`FilePermissions.forDirectory`).
   ///   - events: Where events go.
   /// - Returns: The open store.
-  /// - Throws: ``StoreError/Code/invalidArgument`` for a schema that contradicts itself (see
+  /// - Throws: `StoreError.Code.invalidArgument` for a schema that contradicts itself (see
   ///   ``SettingsSchema/check()``) or a `maxFileSize` below 1; the file system's error when the
   ///   disk itself fails (an `EIO` reading the file, a permission error). Content never makes
   ///   it throw: falling back to defaults on a read error could let the next update replace a

@@ -19,12 +19,12 @@ extension SettingsStore {
   /// before it. `change` runs under the update lock: it must not call ``update(_:)``.
   ///
   /// - Parameter change: Edits the copy.
-  /// - Throws: ``StoreError``:
-  ///   - ``StoreError/Code/invalidArgument`` when the result breaks the schema; its
-  ///     ``StoicStore/StoreError/settingsIssues`` lists every problem.
-  ///   - ``StoreError/Code/unsupported`` when the file was written by a newer format
+  /// - Throws: `StoreError`:
+  ///   - `StoreError.Code.invalidArgument` when the result breaks the schema; its
+  ///     `StoreError.settingsIssues` lists every problem.
+  ///   - `StoreError.Code.unsupported` when the file was written by a newer format
   ///     (``SettingsIssue/readOnly(version:)``); the file is left exactly as it is.
-  ///   - The write's error (``StoreError/Code/diskFull``, ``StoreError/Code/io``, …)
+  ///   - The write's error (`StoreError.Code.diskFull`, `StoreError.Code.io`, …)
   ///     (`settings.save_failed`). The value is unchanged, and so is the file, unless the
   ///     failure was the final directory sync, after which the new document may be in place
   ///     without being durable; the next successful update settles it.

@@ -2,7 +2,7 @@ public import Observation
 import StoicStore
 
 /// Settings that survive crashes, invalid values, renamed fields and downgrades: one value of
-/// `Value`, declared by a ``SettingsSchema``, stored in one file through ``StoicStore/AtomicFile``.
+/// `Value`, declared by a ``SettingsSchema``, stored in one file through `AtomicFile`.
 ///
 /// ## Usage
 ///
@@ -44,13 +44,13 @@ import StoicStore
 /// ```
 ///
 /// ## Load
-/// ``open(at:schema:format:fileSystem:maxFileSize:events:)`` reads the current file, then
-/// `<path>.previous`. A file that cannot be used at all is quarantined as `<path>.corrupt-N`
-/// (never deleted) and the next generation tried; failing both, the defaults are used.
-/// Unusable means: torn or bit-rotted (the app-owned checksum envelope fails), not JSON (a
-/// syntax error in a hand-edited file included), not a JSON object, a format version that is
-/// not a whole number of 1 or more, nested deeper than 64 levels, or larger than `maxFileSize`
-/// (1 MiB by default; such a file is set aside without being read into memory).
+/// ``open(at:schema:format:fileSystem:maxFileSize:permissions:events:)`` reads the current file,
+/// then `<path>.previous`. A file that cannot be used at all is quarantined as `<path>.corrupt-N`
+/// (never deleted) and the next generation tried; failing both, the defaults are used. Unusable
+/// means: torn or bit-rotted (the app-owned checksum envelope fails), not JSON (a syntax error in a
+/// hand-edited file included), not a JSON object, a format version that is not a whole number of 1
+/// or more, nested deeper than 64 levels, or larger than `maxFileSize` (1 MiB by default; such a
+/// file is set aside without being read into memory).
 ///
 /// Decoding is lenient: a field whose stored value is unusable (the wrong type, out of range, a
 /// number JSON cannot hold) keeps its default (``SettingsIssue/repaired(key:problem:)``) and

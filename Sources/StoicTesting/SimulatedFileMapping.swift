@@ -1,11 +1,11 @@
 public import StoicStore
 
-/// The ``FileMapping`` of a ``SimulatedFileSystem``: each write is a pending write of the
+/// The `FileMapping` of a ``SimulatedFileSystem``: each write is a pending write of the
 /// mapped file, lost, torn or kept by a crash exactly as a positional write is, so code that
 /// writes through mappings is crash-tested at every point like code that uses `pwrite`.
 ///
 /// A write beyond the file's current end (a real process would die of `SIGBUS`) throws
-/// ``StoreError/Code/io`` instead, so a caller that cuts a mapped file shows up in tests.
+/// `StoreError.Code.io` instead, so a caller that cuts a mapped file shows up in tests.
 public final class SimulatedFileMapping: FileMapping {
   /// How many bytes from the start of the file are mapped.
   public let length: UInt64
@@ -34,8 +34,8 @@ public final class SimulatedFileMapping: FileMapping {
   /// Lets `fill` store `count` bytes (into a buffer of zeros), then records them as a pending
   /// write of the file at `offset`.
   ///
-  /// - Throws: ``StoreError/Code/invalidArgument`` outside `[released, length)`;
-  ///   ``StoreError/Code/closed`` after ``close()``; ``StoreError/Code/io`` beyond the file's
+  /// - Throws: `StoreError.Code.invalidArgument` outside `[released, length)`;
+  ///   `StoreError.Code.closed` after ``close()``; `StoreError.Code.io` beyond the file's
   ///   current end.
   public func write(
     count: Int, at offset: UInt64, _ fill: (UnsafeMutableRawBufferPointer) -> Void
@@ -57,7 +57,7 @@ public final class SimulatedFileMapping: FileMapping {
   /// Refuses later writes below `offset` rounded down to a page of 4 KiB (the pages a real
   /// mapping would unmap); the file is untouched.
   ///
-  /// - Throws: ``StoreError/Code/closed`` after ``close()``.
+  /// - Throws: `StoreError.Code.closed` after ``close()``.
   public func release(below offset: UInt64) throws(StoreError) {
     let number = self.number
     let bound = releaseBound(below: offset, pageSize: Self.pageSize)

@@ -4,9 +4,9 @@ extension SimulatedFileSystem {
   /// Opens (or creates) a file. A create is a pending operation of the parent directory; the
   /// file's `permissions` are remembered (see ``permissions(_:)``) and change nothing else.
   ///
-  /// - Throws: `StoreError` from `open`: `ENOENT` (``StoreError/Code/notFound``) for a missing
+  /// - Throws: `StoreError` from `open`: `ENOENT` (`StoreError.Code.notFound`) for a missing
   ///   file with `.readOnly`/`.readWrite` or a missing parent directory, `EEXIST`
-  ///   (``StoreError/Code/alreadyExists``) for `.createExclusive` on an existing file, `EISDIR`
+  ///   (`StoreError.Code.alreadyExists`) for `.createExclusive` on an existing file, `EISDIR`
   ///   for a directory.
   public func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions)
     throws(StoreError) -> FileHandle
@@ -172,7 +172,7 @@ extension SimulatedFileSystem {
   /// Takes the file's exclusive advisory lock (one holder per file; released by closing the
   /// handle; a crash image starts with no locks).
   ///
-  /// - Throws: `StoreError` with code ``StoreError/Code/locked`` (`flock`, `EAGAIN`) when
+  /// - Throws: `StoreError` with code `StoreError.Code.locked` (`flock`, `EAGAIN`) when
   ///   another handle holds it, `EBADF` for a closed handle.
   public func lock(_ handle: FileHandle) throws(StoreError) {
     try state.withLock { (state) throws(StoreError) in try state.lock(handle) }

@@ -1,6 +1,6 @@
 public import StoicStore
 
-/// An in-memory ``FileSystem`` that implements Stoic's crash model exactly, for crash tests.
+/// An in-memory `FileSystem` that implements Stoic's crash model exactly, for crash tests.
 ///
 /// The disk keeps, for every file (inode), its durable bytes and the ordered list of writes
 /// and truncates since its last ``sync(_:)``, and, for every directory, the ordered list of

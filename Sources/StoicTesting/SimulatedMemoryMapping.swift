@@ -1,6 +1,6 @@
 public import StoicStore
 
-/// The ``MemoryMapping`` of a ``SimulatedFileSystem``: a page-aligned buffer that starts as the
+/// The `MemoryMapping` of a ``SimulatedFileSystem``: a page-aligned buffer that starts as the
 /// file's bytes and is the running process's view of them.
 ///
 /// Stores into it change nothing on the simulated disk until the kernel could have written

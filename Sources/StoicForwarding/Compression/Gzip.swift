@@ -16,7 +16,9 @@ public enum Gzip {
 
   /// `bytes` compressed into one gzip member.
   ///
-  /// - Parameter level: zlib's level, 0 (store) … 9 (smallest).
+  /// - Parameters:
+  ///   - bytes: The bytes to compress.
+  ///   - level: zlib's level, 0 (store) … 9 (smallest).
   /// - Throws: ``ForwardingError/Code/compression`` if zlib refuses the level or fails.
   public static func compress(_ bytes: [UInt8], level: Int32 = defaultLevel)
     throws(ForwardingError) -> [UInt8]

@@ -2,11 +2,12 @@ public import StoicStore
 
 /// Sends OTLP/HTTP requests: encodes a request (protobuf or JSON) into a reused buffer,
 /// compresses it with a reused gzip compressor, sends it through a ``Transport`` with its
-/// `Idempotency-Key`, and says what the answer means to the outbox as a ``DeliveryResponse``.
+/// `Idempotency-Key`, and says what the answer means to the outbox as a `DeliveryResponse`.
 ///
-/// An outbox's delivery closure calls ``export(_:idempotencyKey:)-(ExportLogsServiceRequest,_)``
-/// with the batch's key; the same key and records give the same body, so a resent batch is
-/// recognised by a receiver that dedupes by key.
+/// An outbox's delivery closure calls
+/// ``export(_:idempotencyKey:)-(OTLP.ExportLogsServiceRequest,_)`` with the batch's key; the same
+/// key and records give the same body, so a resent batch is recognised by a receiver that dedupes
+/// by key.
 ///
 /// Safe to share between tasks: encoding and compression take a lock for the time they run
 /// (not across the send).

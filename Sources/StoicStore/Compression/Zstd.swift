@@ -11,7 +11,9 @@ public enum Zstd {
 
   /// Compresses `bytes` into one zstd frame that records its content size.
   ///
-  /// - Parameter level: zstd level, 1 (fastest) … 19; negative levels trade ratio for speed.
+  /// - Parameters:
+  ///   - bytes: The bytes to compress.
+  ///   - level: zstd level, 1 (fastest) … 19; negative levels trade ratio for speed.
   /// - Throws: ``StoreError/Code/invalidArgument`` if zstd refuses the level or input.
   public static func compress(_ bytes: [UInt8], level: Int32 = defaultLevel) throws(StoreError)
     -> [UInt8]

@@ -17,7 +17,7 @@
 /// ```swift
 /// let executor = BlockingExecutor()
 /// let records = try await executor.run { () throws(StoreError) in
-///   try journal.readAll()  // blocks this executor's thread, not the pool
+///   try journal.records(from: 1)  // blocks this executor's thread, not the pool
 /// }
 /// ```
 ///

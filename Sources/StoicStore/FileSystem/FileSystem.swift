@@ -114,9 +114,11 @@ public protocol FileSystem: Sendable {
 
   /// Creates a directory and any missing parents; succeeds if it exists.
   ///
-  /// - Parameter permissions: The permission bits each directory created by this call gets,
-  ///   exactly, whatever the process's umask; existing ones keep their own.
-  ///   ``createDirectory(_:)`` passes ``FilePermissions/privateDirectory``.
+  /// - Parameters:
+  ///   - path: The directory to create.
+  ///   - permissions: The permission bits each directory created by this call gets,
+  ///     exactly, whatever the process's umask; existing ones keep their own.
+  ///     ``createDirectory(_:)`` passes ``FilePermissions/privateDirectory``.
   func createDirectory(_ path: String, permissions: FilePermissions) throws(StoreError)
 
   /// The bytes available to an unprivileged writer on the file system holding `path`.

@@ -310,8 +310,8 @@ extension Journal {
   /// tail, in chunks of ``JournalOptions/zeroAheadBytes``, up to at least one chunk past
   /// `target` and at most to the mapped `length`. The frames then find their pages in the page
   /// cache as folios of a chunk each, and one page fault maps a whole chunk; a page of the
-  /// preallocated tail that nothing wrote costs a fault of its own (about 5 µs on ext4, a
-  /// quarter of a microsecond per 200-byte record).
+  /// preallocated tail that nothing wrote costs a fault of its own (BENCHMARKS.md, "What
+  /// changed in the journal for these figures", has the cost per page and per record).
   ///
   /// Only chunks that start at or after the active end are written, so no frame is ever
   /// overwritten: the tail is zeros before and after, and a crash that keeps any part of

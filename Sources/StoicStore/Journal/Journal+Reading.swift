@@ -21,12 +21,12 @@ extension Journal {
     }
   }
 
-  /// Like ``forEachRecord(from:_:)``, without a copy per record: `body` gets each record's
+  /// Like ``forEachRecord(from:_:)-1ay5y``, without a copy per record: `body` gets each record's
   /// sequence and its payload borrowed from the reader's buffer, valid only until `body`
   /// returns (copy what must outlive it). Every record is checked (CRC, order) exactly as
-  /// ``forEachRecord(from:_:)`` checks it, in the same bounded memory.
+  /// ``forEachRecord(from:_:)-1ay5y`` checks it, in the same bounded memory.
   ///
-  /// - Throws: As ``forEachRecord(from:_:)``.
+  /// - Throws: As ``forEachRecord(from:_:)-1ay5y``.
   public func forEachRecordBorrowing(
     from sequence: UInt64 = 0,
     _ body: (UInt64, UnsafeRawBufferPointer) throws(StoreError) -> Void
@@ -129,7 +129,7 @@ extension Journal {
   /// the first error `body` throws stops the read and is rethrown as it was thrown.
   ///
   /// - Throws: What `body` threw, unchanged; otherwise a ``StoreError`` as
-  ///   ``forEachRecord(from:_:)`` throws it.
+  ///   ``forEachRecord(from:_:)-1ay5y`` throws it.
   public func forEachRecordBorrowing<Failure: Error>(
     from sequence: UInt64 = 0,
     _ body: (UInt64, UnsafeRawBufferPointer) throws(Failure) -> Void
@@ -151,8 +151,8 @@ extension Journal {
   }
 
   /// Every record after the low-water mark from `sequence` on, collected in memory. For small
-  /// journals and tests; use ``forEachRecord(from:_:)`` to stay in bounded memory.
-  /// - Throws: As ``forEachRecord(from:_:)``.
+  /// journals and tests; use ``forEachRecord(from:_:)-1ay5y`` to stay in bounded memory.
+  /// - Throws: As ``forEachRecord(from:_:)-1ay5y``.
   public func records(from sequence: UInt64 = 0) throws(StoreError) -> [JournalRecord] {
     var all: [JournalRecord] = []
     try forEachRecord(from: sequence) { (record) throws(StoreError) in all.append(record) }

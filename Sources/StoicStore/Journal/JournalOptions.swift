@@ -27,8 +27,8 @@ public struct JournalOptions: Sendable {
   /// ``Journal/compressSealedSegments()`` waits for the background work.
   public var backgroundMaintenance: Bool
   /// The zstd level for sealed segments and snapshots. Default ``defaultCompressionLevel``
-  /// (1): on log records it compresses about as well as level 3 (4.46× vs 4.43× on the
-  /// benchmark's corpus in 64 KiB blocks) and about 20 % faster.
+  /// (1): on log records it compresses about as well as level 3, and faster (BENCHMARKS.md has
+  /// the figures).
   public var compressionLevel: Int32
   /// Whether appends copy their frames into a shared mapping of the active segment (`true`, the
   /// default: no system call per append, but one positional write of zeros ahead per 16 KiB)

@@ -1,5 +1,6 @@
-/// Why an encoded log record could not be decoded (``LogRecordFormat/decode(_:sequence:)``).
-/// Offsets count from the start of the record's payload.
+/// Why an encoded log record could not be decoded
+/// (``LogRecordFormat/decode(_:sequence:)-([UInt8],_)``). Offsets count from the start of the
+/// record's payload.
 public enum LogRecordDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The payload is empty: not even a version byte.
   case empty

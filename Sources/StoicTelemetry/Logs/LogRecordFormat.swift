@@ -9,7 +9,7 @@
 /// | offset | field | bytes |
 /// | --- | --- | --- |
 /// | 0 (``versionOffset``) | format version (``version``) | 1 |
-/// | 1 (``levelOffset``) | level: ``LogLevel/rawValue``, 0 `trace` … 6 `critical` | 1 |
+/// | 1 (``levelOffset``) | level: `LogLevel.rawValue`, 0 `trace` … 6 `critical` | 1 |
 /// | 2 (``timeOffset``) | wall-clock time, nanoseconds since 1970 (signed) | 8 |
 /// | 10 (``headerSize``) | label, message (strings), metadata (map), source, file, function (strings), line (varint) | … |
 ///
@@ -27,13 +27,13 @@
 ///
 /// ## Decoding
 ///
-/// ``decode(_:sequence:)`` checks every length against the bytes left, the nesting depth, the
-/// UTF-8 of every string and the uniqueness of keys, and throws a ``LogRecordDecodingError``
-/// naming the offset: hostile bytes never make it trap, recurse without bound, or reserve memory
-/// for more elements than their own bytes could hold. A
-/// record of a newer version is refused with ``LogRecordDecodingError/newerVersion(_:)`` before
-/// anything after the header is read: the spool keeps such records and hands them out as
-/// ``UnreadableLogRecord``s, never misread.
+/// ``decode(_:sequence:)-([UInt8],_)`` checks every length against the bytes left, the nesting
+/// depth, the UTF-8 of every string and the uniqueness of keys, and throws a
+/// ``LogRecordDecodingError`` naming the offset: hostile bytes never make it trap, recurse without
+/// bound, or reserve memory for more elements than their own bytes could hold. A record of a newer
+/// version is refused with ``LogRecordDecodingError/newerVersion(_:)`` before anything after the
+/// header is read: the spool keeps such records and hands them out as ``UnreadableLogRecord``s,
+/// never misread.
 public enum LogRecordFormat {
   /// The version this build writes (and the highest it reads): 1.
   public static let version: UInt8 = 1

@@ -13,7 +13,7 @@ extension LogSpool {
   ///   - last: The last sequence to hand out; the read stops there.
   ///   - body: Called with each entry; what it throws ends the read.
   /// - Returns: How many records and unreadable records were handed out.
-  /// - Throws: ``StoreError/Code/closed`` after ``close()``; ``StoreError/Code/corrupt`` for a
+  /// - Throws: `StoreError.Code.closed` after ``close()``; `StoreError.Code.corrupt` for a
   ///   damaged segment; what `body` throws.
   @discardableResult
   public func forEachRecord(

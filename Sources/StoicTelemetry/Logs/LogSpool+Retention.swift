@@ -7,7 +7,7 @@ extension LogSpool {
   /// caller that wants it done before it goes on (a test, a tool). Blocks for the removal (a
   /// checkpoint written and synced, files removed).
   ///
-  /// - Throws: ``StoreError/Code/closed`` after ``close()``; the journal's errors (nothing was
+  /// - Throws: `StoreError.Code.closed` after ``close()``; the journal's errors (nothing was
   ///   removed or counted, then).
   public func enforceRetention() throws(StoreError) {
     guard currentJournal() != nil else {
@@ -22,11 +22,11 @@ extension LogSpool {
 
   /// Drops every record at or below `sequence`: the forwarder calls it once a batch through
   /// `sequence` was acknowledged. Not counted as a drop. Whole segments it covers are removed
-  /// (see ``StoicStore/Journal/dropThrough(_:)``); the quota and the age limit go on applying to
+  /// (see `Journal.dropThrough(_:)`); the quota and the age limit go on applying to
   /// the records after it.
   ///
-  /// - Throws: ``StoreError/Code/invalidArgument`` for a sequence above ``lastSequence``;
-  ///   ``StoreError/Code/closed`` after ``close()``; the journal's errors.
+  /// - Throws: `StoreError.Code.invalidArgument` for a sequence above ``lastSequence``;
+  ///   `StoreError.Code.closed` after ``close()``; the journal's errors.
   public func dropThrough(_ sequence: UInt64) throws(StoreError) {
     maintenanceLock.wait()
     defer { maintenanceLock.signal() }

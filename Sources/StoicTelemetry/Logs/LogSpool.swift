@@ -31,7 +31,7 @@ import Synchronization
 ///   recorded as under way before it is made, so a crash in the middle counts it exactly once)
 ///   and reported, aggregated, by ``SpoolEvents/recordsDropped``.
 /// - **Its own events**: what the spool and its journal report (`spool.*`, `store.*`) goes to
-///   the ``EventSink`` it was opened with, and is written into the spool as a record with the
+///   the `EventSink` it was opened with, and is written into the spool as a record with the
 ///   label ``eventLabel``, after the call that raised it returned. An event raised while one is
 ///   being written is passed on but not written (``suppressedEvents`` counts it).
 ///
@@ -142,8 +142,8 @@ public final class LogSpool: Sendable {
   ///   - events: Where the spool's and its journal's events are reported (they are also
   ///     written into the spool).
   /// - Returns: The open spool.
-  /// - Throws: ``StoreError/Code/locked`` if another handle or process holds the journal;
-  ///   ``StoreError/Code/corrupt`` for damage when not salvaging; the file system's errors.
+  /// - Throws: `StoreError.Code.locked` if another handle or process holds the journal;
+  ///   `StoreError.Code.corrupt` for damage when not salvaging; the file system's errors.
   public static func open(
     directory: String, fileSystem: any FileSystem, options: LogSpoolOptions = LogSpoolOptions(),
     dropCounters: SpoolDropCounters, events: EventSink = .discard
@@ -216,7 +216,7 @@ public final class LogSpool: Sendable {
   /// Makes every record logged so far durable, writes the spool's pending events and drop
   /// events, and syncs the drop counters. Blocks for the syncs.
   ///
-  /// - Throws: ``StoreError/Code/closed`` after ``close()``; while the spool is not writable
+  /// - Throws: `StoreError.Code.closed` after ``close()``; while the spool is not writable
   ///   after a disk error, that error (the drop counters are synced all the same); the sync's
   ///   error.
   public func flush() throws(StoreError) {
@@ -235,7 +235,7 @@ public final class LogSpool: Sendable {
   /// after this return `nil` and are counted in memory only. Closing twice does nothing.
   /// Does not close the drop counters (their owner, the ``TelemetrySpool``, does).
   ///
-  /// - Throws: The journal's close error (``StoreError/Code/poisoned`` after a failed sync).
+  /// - Throws: The journal's close error (`StoreError.Code.poisoned` after a failed sync).
   public func close() throws(StoreError) {
     guard currentJournal() != nil else { return }
     runMaintenance(force: true)

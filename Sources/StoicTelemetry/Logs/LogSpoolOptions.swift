@@ -26,7 +26,7 @@ public struct LogSpoolOptions: Sendable {
   /// ``SpoolDropReason/encoding``). Default 1 MiB. Do not lower it for an existing spool.
   public var maxRecordSize: Int
   /// Whether damage inside durable records is quarantined and every valid later record kept
-  /// (`true`, the default), or makes open refuse the spool with ``StoreError/Code/corrupt``.
+  /// (`true`, the default), or makes open refuse the spool with `StoreError.Code.corrupt`.
   public var salvage: Bool
   /// After a disk error, the spool tries to write again (reopening its journal) at most this
   /// often. Default 1 s.

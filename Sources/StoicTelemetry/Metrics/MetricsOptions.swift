@@ -27,7 +27,7 @@ public struct MetricsOptions: Sendable {
   /// with every text and dimension at its limit, fits). Default 1 MiB: about 5,000 counters or
   /// 1,900 histograms with the default bounds.
   public var liveFileSize: Int
-  /// The options of the journal of samples. Default: ``SyncPolicy/never`` (the spool syncs at
+  /// The options of the journal of samples. Default: `SyncPolicy.never` (the spool syncs at
   /// each flush itself), 1 MiB segments.
   public var journal: JournalOptions
   /// The clock samples and start times read, in nanoseconds since the Unix epoch.

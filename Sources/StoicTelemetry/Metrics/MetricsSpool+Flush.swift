@@ -8,7 +8,7 @@ extension MetricsSpool {
   /// Blocks on the sync: call it from a thread that may block. Flushes (the interval's
   /// included) run one at a time.
   ///
-  /// - Throws: ``StoreError/Code/closed`` after ``close()``; the journal's errors (the values
+  /// - Throws: `StoreError.Code.closed` after ``close()``; the journal's errors (the values
   ///   stay in the live file and the next flush samples them again; a journal poisoned by a
   ///   failed sync is reopened by the next flush).
   public func flush() throws(StoreError) {

@@ -26,8 +26,8 @@ extension MetricsSpool {
   ///
   /// Blocks on reading the dropped records and on syncs.
   ///
-  /// - Throws: ``StoreError/Code/invalidArgument`` for a sequence above ``lastSequence``;
-  ///   ``StoreError/Code/corrupt`` when the snapshot cannot be read (nothing is dropped then);
+  /// - Throws: `StoreError.Code.invalidArgument` for a sequence above ``lastSequence``;
+  ///   `StoreError.Code.corrupt` when the snapshot cannot be read (nothing is dropped then);
   ///   the journal's errors.
   public func dropThrough(_ sequence: UInt64) throws(StoreError) {
     try flushLock.withLock { (_) throws(StoreError) in

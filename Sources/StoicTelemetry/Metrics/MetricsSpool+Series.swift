@@ -33,9 +33,12 @@ extension MetricsSpool {
   /// The handle of the histogram series `label` with `dimensions` and bucket `bounds`, made if
   /// needed (as ``counter(label:dimensions:)``).
   ///
-  /// - Parameter bounds: The buckets' upper bounds, finite, strictly increasing, at most 256;
-  ///   nil or invalid bounds give ``MetricsOptions/histogramBounds``. The bounds are part of
-  ///   the series' identity.
+  /// - Parameters:
+  ///   - label: The metric's name (as for ``counter(label:dimensions:)``).
+  ///   - dimensions: Its attributes (as for ``counter(label:dimensions:)``).
+  ///   - bounds: The buckets' upper bounds, finite, strictly increasing, at most 256; nil or
+  ///     invalid bounds give ``MetricsOptions/histogramBounds``. The bounds are part of the
+  ///     series' identity.
   public func histogram(
     label: String, dimensions: [(String, String)] = [], bounds: [Double]? = nil
   ) -> HistogramSeries {

@@ -108,8 +108,8 @@ public final class MetricsSpool: Sendable {
   ///   - options: Interval, cardinality limit, bounds, sizes.
   ///   - events: Where the spool's and its journal's events go.
   /// - Returns: The open spool; ``recovery`` says what open found.
-  /// - Throws: ``StoreError/Code/locked`` when another handle or process holds the spool; the
-  ///   journal's errors (``StoreError/Code/corrupt`` for damage in its durable data) and the
+  /// - Throws: `StoreError.Code.locked` when another handle or process holds the spool; the
+  ///   journal's errors (`StoreError.Code.corrupt` for damage in its durable data) and the
   ///   file system's. A live file that cannot be made is no error: series then live in memory
   ///   (``SpoolEvents/metricsSeriesNotPersisted``).
   public static func open(

@@ -4,8 +4,8 @@ public import StoicStore
 /// them. Every name starts with `spool.`.
 ///
 /// Each is raised from its definition with `EventSink.emit(_:_:)`; ``catalog`` lists them all.
-/// The spool also passes on the storage core's events (``StoicStore/StoreEvents``) of its
-/// journals; ``TelemetrySpool/eventCatalog`` combines both.
+/// The spool also passes on the storage core's events (`StoreEvents`) of its
+/// journals; ``TelemetrySpool/eventCatalog-type.property`` combines both.
 public enum SpoolEvents {
   /// Every event of this layer: the spool's and the log spool's, then the metrics spool's.
   public static let catalog = EventCatalog(logEntries + metricsEntries)

@@ -13,7 +13,7 @@ public import StoicStore
 /// ## Directory
 ///
 /// - `spool.lock`: locked while the spool is open, holding the holder's process id: a second
-///   opener, in this process or another, gets ``StoreError/Code/locked`` naming that process.
+///   opener, in this process or another, gets `StoreError.Code.locked` naming that process.
 /// - `spool.id`: the spool's ``identity``, written once, durably, when the spool is created.
 /// - `logs/`: the log spool's journal (``LogSpool``).
 /// - `metrics/`: the metrics spool's files (``MetricsSpool``). The drop counts are published
@@ -23,7 +23,7 @@ public import StoicStore
 ///
 /// The spool's own events and those of its journals are reported to the sink given to
 /// ``open(at:options:fileSystem:events:)`` and written into the log spool under the label
-/// ``LogSpool/eventLabel``; ``eventCatalog`` lists every one of them.
+/// ``LogSpool/eventLabel``; ``eventCatalog-type.property`` lists every one of them.
 ///
 /// Thread-safe; its methods block (see ``LogSpool`` for what the log call costs).
 public final class TelemetrySpool: Sendable {
@@ -78,8 +78,8 @@ public final class TelemetrySpool: Sendable {
   ///   - events: Where the spool's events are reported (they are also written into the
   ///     spool). Called on the thread that raised them; must not block or call back.
   /// - Returns: The open spool.
-  /// - Throws: ``StoreError/Code/locked`` (naming the holder's process id) when another handle
-  ///   or process holds the spool; ``StoreError/Code/corrupt`` for damage the options do not
+  /// - Throws: `StoreError.Code.locked` (naming the holder's process id) when another handle
+  ///   or process holds the spool; `StoreError.Code.corrupt` for damage the options do not
   ///   let it salvage; the file system's errors.
   public static func open(
     at root: String, options: TelemetryOptions = TelemetryOptions(),

@@ -51,8 +51,9 @@ struct MetricsProcessKillTests {
     var histogramInFlight: Int { last == UInt8(ascii: "C") ? 1 : 0 }
   }
 
-  /// Starts the child, lets it run a random while (sometimes killing it during open), kills it,
-  /// and returns what it acknowledged.
+  /// Starts the child, lets it run a random while (one time in five killing it during start or
+  /// open, otherwise after its first acknowledged increment), kills it, and returns what it
+  /// acknowledged.
   static func runAndKill(_ directory: String, seed: inout SplitMix64) throws -> Acknowledged {
     let acks = directory + "/acks"
     try? FileManager.default.removeItem(atPath: acks)
@@ -62,8 +63,21 @@ struct MetricsProcessKillTests {
     child.standardOutput = FileHandle.nullDevice
     child.standardError = FileHandle.nullDevice
     try child.run()
-    // 2 to 50 ms after start: starting and opening take some of it, so some kills land there.
-    usleep(UInt32(2000 + seed.next() % 48_000))
+    if seed.next() % 5 == 0 {
+      // One kill in five 2 to 50 ms after start, most likely while it starts or opens.
+      usleep(UInt32(2000 + seed.next() % 48_000))
+    } else {
+      // The others once the child has acknowledged its first increment (however slow the
+      // machine is to start it), then 0 to 30 ms into its counting.
+      let deadline = ContinuousClock.now + .seconds(60)
+      var info = stat()
+      while child.isRunning, ContinuousClock.now < deadline,
+        stat(acks, &info) != 0 || info.st_size == 0
+      {
+        usleep(1000)
+      }
+      usleep(UInt32(seed.next() % 30_000))
+    }
     let wasRunning = child.isRunning
     kill(child.processIdentifier, SIGKILL)
     child.waitUntilExit()

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// `stoic tail -f` follows a spool that another process owns and writes: it never takes the
+/// spool's lock (the writer keeps logging), and prints every record logged, in order, once.
+@Suite struct TailFollowTests {
+  /// `stoic-telemetry-child`, built beside `stoic`.
+  static var childExecutable: URL {
+    StoicProcess.executable.deletingLastPathComponent().appendingPathComponent(
+      "stoic-telemetry-child")
+  }
+
+  @Test func followPrintsEveryRecordAnotherProcessLogs() throws {
+    try StoicProcess.withScratch { scratch in
+      let root = scratch + "/spool"
+      let writer = Process()
+      writer.executableURL = Self.childExecutable
+      writer.arguments = [root, "1"]
+      writer.standardOutput = FileHandle.nullDevice
+      writer.standardError = FileHandle.nullDevice
+      try writer.run()
+      defer {
+        kill(writer.processIdentifier, SIGKILL)
+        writer.waitUntilExit()
+      }
+      var polls = 0
+      while !FileManager.default.fileExists(atPath: root + "/logs"), polls < 1000 {
+        usleep(10_000)
+        polls += 1
+      }
+      let outputPath = scratch + "/tail.out"
+      _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+      let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+      defer { try? output.close() }
+      let tail = Process()
+      tail.executableURL = StoicProcess.executable
+      tail.arguments = ["tail", "-f", "-n", "3", "--json", root]
+      tail.standardOutput = output
+      tail.standardError = FileHandle.nullDevice
+      try tail.run()
+      defer {
+        kill(tail.processIdentifier, SIGKILL)
+        tail.waitUntilExit()
+      }
+      // Wait for the tail to have shown a few polls' worth of records.
+      var lines: [[String: Any]] = []
+      polls = 0
+      while polls < 600 {
+        usleep(50_000)
+        polls += 1
+        let text = String(
+          decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self)
+        lines = text.split(separator: "\n").compactMap {
+          try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        if lines.count > 2000 { break }
+      }
+      #expect(tail.isRunning, "tail -f stopped")
+      #expect(
+        writer.isRunning,
+        "the writer stopped (exit \(writer.isRunning ? 0 : writer.terminationStatus))")
+      #expect(lines.count > 2000, "tail -f showed \(lines.count) records")
+      let sequences = lines.compactMap { ($0["seq"] as? NSNumber)?.uint64Value }
+      #expect(sequences.count == lines.count)
+      // Every record, in order, once: the sequences run without a gap or a repeat.
+      let gaps = zip(sequences, sequences.dropFirst()).filter { $1 != $0 + 1 }
+      #expect(gaps.isEmpty, "gaps or repeats: \(gaps.prefix(5))")
+      let indices = lines.compactMap { line -> Int? in
+        guard line["label"] as? String == "child", let message = line["message"] as? String else {
+          return nil
+        }
+        return Int(message.split(separator: " ").last ?? "")
+      }
+      #expect(zip(indices, indices.dropFirst()).allSatisfy { $1 == $0 + 1 })
+    }
+  }
+}

@@ -2,8 +2,9 @@ import StoicStore
 
 extension StoreExamination {
   /// The lines `stoic inspect` prints: a summary, the segments or generations, the other
-  /// files, the outbox's entries, and the findings.
-  func inspectionLines(style: Style, utc: Bool) -> [String] {
+  /// files, the outbox's entries, a spool's journals, and (unless `findings` is off: a
+  /// spool's journal, whose findings the spool lists) the findings.
+  func inspectionLines(style: Style, utc: Bool, findings showFindings: Bool = true) -> [String] {
     var lines = [style(location.path, .bold) + "  " + location.kind.rawValue]
     func field(_ name: String, _ value: String) {
       lines.append("  " + name.padding(12) + value)
@@ -59,11 +60,14 @@ extension StoreExamination {
     if let atomicFile {
       lines += atomicFileLines(atomicFile, style: style, utc: utc)
     }
+    if let spool {
+      lines += spoolLines(spool, style: style, utc: utc)
+    }
     if let failure {
       lines.append("")
       lines.append(style("could not read: ", .red) + failure.message)
     }
-    let findingLines = findingLines(style: style)
+    let findingLines = showFindings ? findingLines(style: style) : []
     if !findingLines.isEmpty {
       lines.append("")
       lines += findingLines

@@ -26,6 +26,7 @@ extension StoreExamination {
     if let journal { members.append(("journal", json(journal, utc: utc))) }
     if let outbox { members.append(("outbox", json(outbox, utc: utc))) }
     if let atomicFile { members.append(("atomicFile", json(atomicFile, utc: utc))) }
+    if let spool { members.append(("spool", spoolJSON(spool, utc: utc))) }
     members.append(("findings", .array(findings.map(\.json))))
     members.append(("error", .optional(failure?.message)))
     return .object(members)
@@ -131,7 +132,7 @@ extension StoreExamination {
     ])
   }
 
-  private static func json(_ file: StoreFile, utc: Bool) -> JSONValue {
+  static func json(_ file: StoreFile, utc: Bool) -> JSONValue {
     .object(
       [("name", .string(file.name)), ("role", .string(file.role.rawValue))]
         + fileMembers(file.status, utc: utc))

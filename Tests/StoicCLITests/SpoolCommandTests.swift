@@ -67,23 +67,10 @@ import Testing
   @Test func aSpoolHeldByAWriterIsReadNotCompacted() throws {
     try StoicProcess.withScratch { scratch in
       let root = scratch + "/spool"
-      let writer = Process()
-      writer.executableURL = TailFollowTests.childExecutable
-      writer.arguments = [root, "1"]
-      writer.standardOutput = FileHandle.nullDevice
-      writer.standardError = FileHandle.nullDevice
-      try writer.run()
-      defer {
-        kill(writer.processIdentifier, SIGKILL)
-        writer.waitUntilExit()
+      let writer = try TailFollowTests.startWriter(root) {
+        !((try? StoreFixtures.segments(root + "/logs", suffix: ".zst").isEmpty) ?? true)
       }
-      var polls = 0
-      while (try? StoreFixtures.segments(root + "/logs", suffix: ".zst").isEmpty) ?? true,
-        polls < 1000
-      {
-        usleep(10_000)
-        polls += 1
-      }
+      defer { TailFollowTests.stop(writer) }
       let inspect = try StoicProcess.run(["inspect", "--json", root])
       #expect(inspect.status == 0, "\(inspect)")
       let lock = try #require(try inspect.document()["lock"] as? [String: Any])

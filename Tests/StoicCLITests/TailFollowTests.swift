@@ -10,24 +10,37 @@ import Testing
       "stoic-telemetry-child")
   }
 
+  /// Starts `stoic-telemetry-child` logging into the spool at `root`, and waits (up to 10 s)
+  /// until `ready` holds.
+  static func startWriter(_ root: String, until ready: () -> Bool) throws -> Process {
+    let writer = Process()
+    writer.executableURL = childExecutable
+    writer.arguments = [root, "1"]
+    writer.standardOutput = FileHandle.nullDevice
+    writer.standardError = FileHandle.nullDevice
+    try writer.run()
+    var polls = 0
+    while !ready(), polls < 1000 {
+      usleep(10_000)
+      polls += 1
+    }
+    return writer
+  }
+
+  /// Kills a process started by the test and waits for it.
+  static func stop(_ process: Process) {
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+  }
+
   @Test func followPrintsEveryRecordAnotherProcessLogs() throws {
     try StoicProcess.withScratch { scratch in
       let root = scratch + "/spool"
-      let writer = Process()
-      writer.executableURL = Self.childExecutable
-      writer.arguments = [root, "1"]
-      writer.standardOutput = FileHandle.nullDevice
-      writer.standardError = FileHandle.nullDevice
-      try writer.run()
-      defer {
-        kill(writer.processIdentifier, SIGKILL)
-        writer.waitUntilExit()
+      let writer = try Self.startWriter(root) {
+        FileManager.default.fileExists(atPath: root + "/logs")
       }
+      defer { Self.stop(writer) }
       var polls = 0
-      while !FileManager.default.fileExists(atPath: root + "/logs"), polls < 1000 {
-        usleep(10_000)
-        polls += 1
-      }
       let outputPath = scratch + "/tail.out"
       _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
       let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
@@ -38,10 +51,7 @@ import Testing
       tail.standardOutput = output
       tail.standardError = FileHandle.nullDevice
       try tail.run()
-      defer {
-        kill(tail.processIdentifier, SIGKILL)
-        tail.waitUntilExit()
-      }
+      defer { Self.stop(tail) }
       // Wait for the tail to have shown a few polls' worth of records.
       var lines: [[String: Any]] = []
       polls = 0

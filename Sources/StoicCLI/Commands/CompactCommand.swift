@@ -9,7 +9,7 @@ enum CompactCommand: StoicCommand {
     summary:
       "Compress a journal's sealed segments, or compact an outbox into a snapshot (writes; "
       + "refused while another process holds the store).",
-    arguments: [ArgumentSpec("DIR", help: "A journal or outbox directory.")],
+    arguments: [ArgumentSpec("DIR", help: "A journal, outbox or telemetry spool directory.")],
     options: [CommonOptions.kind, CommonOptions.maxRecordSize],
     details: """
       compact first checks the store as verify does, without writing: a store held by another
@@ -18,7 +18,10 @@ enum CompactCommand: StoicCommand {
       the library, as an app would (its recovery runs: a torn tail is cut), and for a journal
       rewrites every sealed .log segment as a compressed .zst (each one written to a
       temporary, synced, renamed into place, then the .log removed), or, for an outbox,
-      writes everything it holds as one snapshot and drops the records it covers.
+      writes everything it holds as one snapshot and drops the records it covers. For a
+      telemetry spool (refused while a process holds spool.lock), both journals are compressed
+      and every sealed log segment without a valid summary gets one (stoic query skips
+      segments by them).
 
       exit status: 0 done, 1 refused (damage found), 2 could not read or write, 64 usage,
       66 not a journal or outbox directory, 69 held by another process.

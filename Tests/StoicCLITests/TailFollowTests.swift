@@ -52,7 +52,7 @@ import Testing
       tail.standardError = FileHandle.nullDevice
       try tail.run()
       defer { Self.stop(tail) }
-      // Wait for the tail to have shown a few polls' worth of records.
+      // Wait two seconds at least (eight polls or more) and for 2000 records.
       var lines: [[String: Any]] = []
       polls = 0
       while polls < 600 {
@@ -63,7 +63,7 @@ import Testing
         lines = text.split(separator: "\n").compactMap {
           try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
-        if lines.count > 2000 { break }
+        if lines.count > 2000, polls >= 40 { break }
       }
       #expect(tail.isRunning, "tail -f stopped")
       #expect(

@@ -62,7 +62,7 @@ enum TailCommand: StoicCommand {
         journal throws(StoreError) in
         let now = journal.lastSequence
         guard now > last else { return last }
-        printer.print(try LogTail.entries(in: journal, from: last + 1, through: now))
+        try LogTail.forEachEntry(in: journal, from: last + 1, through: now) { printer.print($0) }
         return now
       }
       console.flush()
@@ -93,19 +93,21 @@ enum TailCommand: StoicCommand {
     let utc: Bool
 
     func print(_ entries: [LogEntry]) {
-      for entry in entries {
-        switch entry {
-        case .record(let record):
-          console.line(
-            json
-              ? LogRecordText.json(record).renderedLine()
-              : LogRecordText.line(record, style: console.style, utc: utc))
-        case .unreadable(let unreadable):
-          console.line(
-            json
-              ? LogRecordText.json(unreadable).renderedLine()
-              : LogRecordText.line(unreadable, style: console.style))
-        }
+      for entry in entries { print(entry) }
+    }
+
+    func print(_ entry: LogEntry) {
+      switch entry {
+      case .record(let record):
+        console.line(
+          json
+            ? LogRecordText.json(record).renderedLine()
+            : LogRecordText.line(record, style: console.style, utc: utc))
+      case .unreadable(let unreadable):
+        console.line(
+          json
+            ? LogRecordText.json(unreadable).renderedLine()
+            : LogRecordText.line(unreadable, style: console.style))
       }
     }
   }

@@ -26,11 +26,21 @@ public enum LogTail {
     throws(StoreError) -> [LogEntry]
   {
     var entries: [LogEntry] = []
-    guard first <= last else { return entries }
+    try forEachEntry(in: journal, from: first, through: last) { entries.append($0) }
+    return entries
+  }
+
+  /// Calls `body` with every entry of `journal` from `first` through `last`, oldest first, in
+  /// bounded memory (what `tail -f` prints as it reads).
+  ///
+  /// - Throws: The journal's read errors.
+  public static func forEachEntry(
+    in journal: Journal, from first: UInt64, through last: UInt64, _ body: (LogEntry) -> Void
+  ) throws(StoreError) {
+    guard first <= last else { return }
     try LogQuery.read(journal, from: first, through: last) { sequence, bytes in
-      entries.append(LogEntry(sequence: sequence, bytes: bytes))
+      body(LogEntry(sequence: sequence, bytes: bytes))
       return true
     }
-    return entries
   }
 }

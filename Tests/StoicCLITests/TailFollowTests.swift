@@ -40,7 +40,6 @@ import Testing
         FileManager.default.fileExists(atPath: root + "/logs")
       }
       defer { Self.stop(writer) }
-      var polls = 0
       let outputPath = scratch + "/tail.out"
       _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
       let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
@@ -51,24 +50,20 @@ import Testing
       tail.standardOutput = output
       tail.standardError = FileHandle.nullDevice
       try tail.run()
-      defer { Self.stop(tail) }
-      // Wait two seconds at least (eight polls or more) and for 2000 records.
-      var lines: [[String: Any]] = []
-      polls = 0
-      while polls < 600 {
-        usleep(50_000)
-        polls += 1
-        let text = String(
-          decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self)
-        lines = text.split(separator: "\n").compactMap {
-          try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-        if lines.count > 2000, polls >= 40 { break }
-      }
+      // Let it follow for two seconds (eight polls or more), then stop the writer and the
+      // tail (the tail first: what it printed is what is checked).
+      usleep(2_000_000)
       #expect(tail.isRunning, "tail -f stopped")
       #expect(
         writer.isRunning,
         "the writer stopped (exit \(writer.isRunning ? 0 : writer.terminationStatus))")
+      Self.stop(tail)
+      let text = String(
+        decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self)
+      // The last line may have been cut by the kill.
+      let lines = text.split(separator: "\n").dropLast().compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+      }
       #expect(lines.count > 2000, "tail -f showed \(lines.count) records")
       let sequences = lines.compactMap { ($0["seq"] as? NSNumber)?.uint64Value }
       #expect(sequences.count == lines.count)

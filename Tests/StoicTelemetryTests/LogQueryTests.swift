@@ -112,6 +112,23 @@ import Testing
     #expect(found == fixture.records.map(\.sequence))
   }
 
+  @Test func lookupRefusesWhatIsNotTheSummaryAsked() throws {
+    let disk = SimulatedFileSystem()
+    let store = SegmentSummaryStore(directory: "/data/summaries", fileSystem: disk)
+    #expect(store.lookup(first: 1, last: 10) == .missing)
+    var summary = SegmentSummary(first: 1, last: 10)
+    summary.records = 10
+    try store.save(summary)
+    #expect(store.lookup(first: 1, last: 10) == .valid(summary))
+    // Another range than the segment holds now.
+    #expect(store.lookup(first: 1, last: 11) == .invalid)
+    // A file far larger than any summary is not read.
+    try LogQueryTests.write(
+      SegmentSummaryFormat.encode(summary) + [UInt8](repeating: 0, count: 100 << 10),
+      to: store.path(first: 1), on: disk)
+    #expect(store.lookup(first: 1, last: 10) == .invalid)
+  }
+
   @Test func limitStopsEarlyAndABodyCanStop() throws {
     let fixture = try QueryFixture.make(seed: 11, count: 400)
     let journal = try fixture.open()

@@ -41,6 +41,10 @@ public struct SegmentSummaryStore: Sendable {
     self.writable = writable
   }
 
+  /// The largest summary file read: 64 KiB (a summary's labels take at most 16 KiB and 512
+  /// bytes of lengths).
+  public static let maximumFileSize: UInt64 = 64 << 10
+
   /// What looking a summary up found.
   public enum Lookup: Sendable, Hashable {
     /// A summary that checks and covers the range asked for.
@@ -62,9 +66,13 @@ public struct SegmentSummaryStore: Sendable {
 
   /// The summary of the segment holding `first...last`, if a valid one is kept.
   public func lookup(first: UInt64, last: UInt64) -> Lookup {
+    let path = path(first: first)
     let bytes: [UInt8]?
     do throws(StoreError) {
-      bytes = try fileSystem.readWholeFile(path(first: first))
+      // A file larger than any summary is not read into memory.
+      guard let size = try fileSystem.fileSize(path) else { return .missing }
+      guard size <= Self.maximumFileSize else { return .invalid }
+      bytes = try fileSystem.readWholeFile(path)
     } catch {
       return .invalid
     }

@@ -129,6 +129,28 @@ import Testing
     #expect(store.lookup(first: 1, last: 10) == .invalid)
   }
 
+  @Test func aNewerBuildsRecordIsCountedNeverReturned() throws {
+    let disk = SimulatedFileSystem()
+    let journal = try Journal.open(
+      directory: QueryFixture.logs, fileSystem: disk,
+      options: JournalOptions(syncPolicy: .never, mappedAppends: false))
+    defer { try? journal.close() }
+    let record = LogRecord(timeNanoseconds: 5, level: .error, label: "app", message: "old")
+    var newer = LogRecordFormat.encode(record)
+    newer[LogRecordFormat.versionOffset] = LogRecordFormat.version + 1
+    _ = try journal.append(LogRecordFormat.encode(record))
+    _ = try journal.append(newer)
+    var found: [UInt64] = []
+    let statistics = try LogQuery(minimumLevel: .error).run(on: journal) { record in
+      found.append(record.sequence)
+      return true
+    }
+    #expect(found == [1])
+    #expect(statistics.unreadable == 1)
+    let newest = try LogTail.newest(2, in: journal)
+    #expect(newest.map(\.record?.message) == ["old", nil])
+  }
+
   @Test func limitStopsEarlyAndABodyCanStop() throws {
     let fixture = try QueryFixture.make(seed: 11, count: 400)
     let journal = try fixture.open()

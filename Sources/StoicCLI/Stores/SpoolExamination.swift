@@ -90,24 +90,36 @@ final class SpoolExamination {
       examination.examinedJournals.append((name, journal))
     }
     if permissions, examination.logs?.journal?.records ?? 0 > 0 {
-      examination.logTimes = logTimes(Path.join(root, "logs"), maxRecordSize: maxRecordSize)
+      examination.readLogTimes(maxRecordSize: maxRecordSize)
     }
     return examination
   }
 
-  /// The earliest and latest times of the log journal's records (from their headers).
-  static func logTimes(_ directory: String, maxRecordSize: Int) -> (Int64, Int64)? {
-    guard let opened = try? SpoolReader.open(directory, maxRecordSize: maxRecordSize) else {
-      return nil
-    }
+  /// Reads the log records' times (from their headers): the earliest and latest of all, and
+  /// of each segment, set on the log journal's segments.
+  func readLogTimes(maxRecordSize: Int) {
+    let directory = Path.join(root, "logs")
+    guard let index = examinedJournals.firstIndex(where: { $0.0 == "logs" }),
+      var journal = examinedJournals[index].1.journal,
+      let opened = try? SpoolReader.open(directory, maxRecordSize: maxRecordSize)
+    else { return }
     defer { try? opened.journal.close() }
-    var range: (Int64, Int64)?
-    try? opened.journal.forEachRecordBorrowing { (_, bytes) throws(StoreError) in
+    let firsts = journal.segments.map(\.first)
+    var times: [UInt64: ClosedRange<Int64>] = [:]
+    var segment = 0
+    try? opened.journal.forEachRecordBorrowing { (sequence, bytes) throws(StoreError) in
       guard let header = LogRecordFormat.header(of: bytes) else { return }
+      while segment + 1 < firsts.count, firsts[segment + 1] <= sequence { segment += 1 }
       let time = header.timeNanoseconds
-      range = (min(range?.0 ?? time, time), max(range?.1 ?? time, time))
+      let key = firsts.isEmpty ? 0 : firsts[segment]
+      let known = times[key]
+      times[key] = min(known?.lowerBound ?? time, time)...max(known?.upperBound ?? time, time)
+      logTimes = (min(logTimes?.earliest ?? time, time), max(logTimes?.latest ?? time, time))
     }
-    return range
+    for position in journal.segments.indices {
+      journal.segments[position].times = times[journal.segments[position].first]
+    }
+    examinedJournals[index].1.journal = journal
   }
 
   /// The log journal's examination.

@@ -57,7 +57,8 @@ extension StoreExamination {
                 ("records", .int(Int64(segment.records))),
                 ("firstSequence", .optional(segment.sequences?.lowerBound)),
                 ("lastSequence", .optional(segment.sequences?.upperBound)),
-              ] + Self.fileMembers(segment.file.status, utc: utc))
+              ] + Self.timeMembers(segment.times, utc: utc)
+                + Self.fileMembers(segment.file.status, utc: utc))
           })
       ),
       (
@@ -136,6 +137,16 @@ extension StoreExamination {
     .object(
       [("name", .string(file.name)), ("role", .string(file.role.rawValue))]
         + fileMembers(file.status, utc: utc))
+  }
+
+  /// A log segment's `earliestTime` and `latestTime` (RFC 3339 with nanoseconds), if known.
+  private static func timeMembers(_ times: ClosedRange<Int64>?, utc: Bool) -> [(String, JSONValue)]
+  {
+    guard let times else { return [] }
+    return [
+      ("earliestTime", .string(LogRecordText.time(times.lowerBound, utc: utc))),
+      ("latestTime", .string(LogRecordText.time(times.upperBound, utc: utc))),
+    ]
   }
 
   /// Size, permission bits and modification time.

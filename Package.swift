@@ -200,6 +200,7 @@ let package = Package(
       name: "StoicCLITests",
       dependencies: [
         "stoic", "StoicCLI", "StoicStore", "StoicSettings", "StoicTelemetry", "StoicTesting",
+        "stoic-telemetry-child",
       ],
       swiftSettings: strictSettings
     ),

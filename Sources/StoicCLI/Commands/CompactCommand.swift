@@ -1,4 +1,5 @@
 import StoicStore
+import StoicTelemetry
 
 /// `stoic compact DIR`: compresses a journal's sealed segments, or compacts an outbox into a
 /// snapshot. It writes, so it needs the store to itself.
@@ -8,7 +9,7 @@ enum CompactCommand: StoicCommand {
     summary:
       "Compress a journal's sealed segments, or compact an outbox into a snapshot (writes; "
       + "refused while another process holds the store).",
-    arguments: [ArgumentSpec("DIR", help: "A journal or outbox directory.")],
+    arguments: [ArgumentSpec("DIR", help: "A journal, outbox or telemetry spool directory.")],
     options: [CommonOptions.kind, CommonOptions.maxRecordSize],
     details: """
       compact first checks the store as verify does, without writing: a store held by another
@@ -17,7 +18,10 @@ enum CompactCommand: StoicCommand {
       the library, as an app would (its recovery runs: a torn tail is cut), and for a journal
       rewrites every sealed .log segment as a compressed .zst (each one written to a
       temporary, synced, renamed into place, then the .log removed), or, for an outbox,
-      writes everything it holds as one snapshot and drops the records it covers.
+      writes everything it holds as one snapshot and drops the records it covers. For a
+      telemetry spool (refused while a process holds spool.lock), both journals are compressed
+      and every sealed log segment without a valid summary gets one (stoic query skips
+      segments by them).
 
       exit status: 0 done, 1 refused (damage found), 2 could not read or write, 64 usage,
       66 not a journal or outbox directory, 69 held by another process.
@@ -31,10 +35,12 @@ enum CompactCommand: StoicCommand {
     guard location.kind.isDirectory else {
       throw CommandFailure(
         .noStore,
-        "\(location.given): compact works on journal and outbox directories, not on an atomic file")
+        "\(location.given): compact works on journal, outbox and spool directories, not on an "
+          + "atomic file")
     }
-    let lockFile = Path.join(location.path, JournalFileNames.lock)
-    let holder = LockHolder.probe(lockFile: lockFile)
+    let isSpool = location.kind == .spool
+    let lockFile = Path.join(location.path, isSpool ? "spool.lock" : JournalFileNames.lock)
+    let holder = LockHolder.probe(lockFile: lockFile, pidFile: isSpool ? lockFile : nil)
     if holder.isHeld { throw heldFailure(location, holder) }
     let examination = await StoreExamination.run(
       location, maxRecordSize: maxRecordSize, permissions: false, progress: console.progress)
@@ -49,9 +55,20 @@ enum CompactCommand: StoicCommand {
     if let failure = examination.failure {
       throw CommandFailure(.unreadable, "\(location.path): \(failure.message)")
     }
-    let before = try directorySize(location.path)
+    let directories =
+      examination.spool?.examinedJournals.map { $0.1.location.path } ?? [location.path]
+    let before = try directories.reduce(0) { (sum, directory) throws(CommandFailure) in
+      sum + (try directorySize(directory))
+    }
     do throws(StoreError) {
-      if examination.location.kind == .outbox {
+      if let spool = examination.spool {
+        for (_, journal) in spool.examinedJournals {
+          try compactJournal(
+            journal.location.path, examination: journal, maxRecordSize: maxRecordSize,
+            console: console)
+        }
+        try updateSummaries(location.path, maxRecordSize: maxRecordSize, console: console)
+      } else if examination.location.kind == .outbox {
         try await compactOutbox(location.path, maxRecordSize: maxRecordSize, console: console)
       } else {
         try compactJournal(
@@ -64,7 +81,9 @@ enum CompactCommand: StoicCommand {
       throw CommandFailure(.unreadable, "\(location.path): \(error.message)")
     }
     console.progress.clear()
-    let after = try directorySize(location.path)
+    let after = try directories.reduce(0) { (sum, directory) throws(CommandFailure) in
+      sum + (try directorySize(directory))
+    }
     console.line(
       "\(location.path): \(ByteCount.describe(before)) → \(ByteCount.describe(after)) on disk")
     return .success
@@ -98,6 +117,23 @@ enum CompactCommand: StoicCommand {
       compressed == 0 && sealed == 0
         ? "\(directory): no sealed segment to compress"
         : "\(directory): compressed \(StoreExamination.count(compressed, "sealed segment"))")
+  }
+
+  /// Builds the summary of every sealed log segment of the spool at `root` that has none
+  /// (`stoic query` skips segments by them) and removes those of dropped segments.
+  @MainActor
+  private static func updateSummaries(_ root: String, maxRecordSize: Int, console: Console)
+    throws(StoreError)
+  {
+    let journal = try Journal.open(
+      directory: Path.join(root, "logs"), fileSystem: PosixFileSystem(),
+      options: LogQuery.readingOptions(maxRecordSize: maxRecordSize))
+    defer { try? journal.close() }
+    let store = SegmentSummaryStore(directory: SegmentSummaryStore.directory(ofSpool: root))
+    let statistics = try store.update(from: journal)
+    console.line(
+      "\(root): \(StoreExamination.count(statistics.summariesWritten, "log segment summary", plural: "log segment summaries"))"
+        + " written, \(statistics.summariesUsed) up to date")
   }
 
   /// Opens the outbox for real, writes its snapshot, closes it.

@@ -13,8 +13,8 @@ enum HelpText {
   /// `stoic help`: what the tool is, the commands, the exit statuses.
   static func overview() -> [String] {
     var lines = [
-      "stoic \(StoicVersion.current): look into, check and repair Stoic stores (journals, "
-        + "outboxes, settings files).",
+      "stoic \(StoicVersion.current): look into, search, check and repair Stoic stores "
+        + "(journals, outboxes, settings files, telemetry spools).",
       "",
       "usage: stoic <command> [options] [arguments]",
       "",
@@ -34,7 +34,8 @@ enum HelpText {
     lines += exitStatusLines()
     lines += [
       "",
-      "Read-only commands (inspect, verify) never write and never take a store's lock.",
+      "Read-only commands (inspect, verify, query, tail) never write a store's data and never "
+        + "take its lock.",
       "Colour only on a terminal, never with NO_COLOR set. Run 'stoic help COMMAND' for a "
         + "command's options.",
     ]

@@ -3,10 +3,13 @@ enum InspectCommand: StoicCommand {
   static let spec = CommandSpec(
     name: "inspect",
     summary:
-      "Show what a journal, outbox or settings/atomic file holds: segments, records, "
-      + "checkpoint, pending and parked entries, permissions, the lock holder.",
+      "Show what a journal, outbox, settings/atomic file or telemetry spool holds: segments, "
+      + "records, checkpoint, pending and parked entries, drop counts, permissions, the lock "
+      + "holder.",
     arguments: [
-      ArgumentSpec("PATH", help: "A journal or outbox directory, or a settings/atomic file.")
+      ArgumentSpec(
+        "PATH",
+        help: "A journal, outbox or telemetry spool directory, or a settings/atomic file.")
     ],
     options: [
       CommonOptions.json, CommonOptions.utc, CommonOptions.kind, CommonOptions.maxRecordSize,
@@ -18,7 +21,10 @@ enum InspectCommand: StoicCommand {
       sequences, the checkpoint's low-water mark and snapshot, and what the library's next
       open would change (a torn tail cut, a temporary removed); for an outbox, also the
       pending entries and batches, the parked entries with their last error and the entries
-      this build cannot read; for an atomic file, each generation and what a read returns.
+      this build cannot read; for an atomic file, each generation and what a read returns; for
+      a telemetry spool, its identity, the lock holder (the process id in spool.lock), the drop
+      counts by reason, the log records' time range and the segment summaries kept, then its
+      log journal (logs/) and metrics samples' journal (metrics/samples/) as for a journal.
       Files the group or others can read are flagged. The lock holder is named from
       /proc/locks where the system has it, otherwise a non-blocking lock on a separate open
       file says whether another process holds it.

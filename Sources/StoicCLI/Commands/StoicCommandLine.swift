@@ -5,8 +5,8 @@ import StoicStore
 public enum StoicCommandLine {
   /// The commands, in the order help lists them.
   static let commands: [any StoicCommand.Type] = [
-    InspectCommand.self, VerifyCommand.self, CompactCommand.self, EventsCommand.self,
-    DemoCommand.self,
+    InspectCommand.self, VerifyCommand.self, QueryCommand.self, TailCommand.self,
+    CompactCommand.self, EventsCommand.self, DemoCommand.self,
   ]
 
   /// `stoic help [COMMAND]`.

@@ -6,7 +6,9 @@ enum VerifyCommand: StoicCommand {
       "Check every frame, checksum, sync marker, compressed block and envelope of a store "
       + "without changing a byte.",
     arguments: [
-      ArgumentSpec("PATH", help: "A journal or outbox directory, or a settings/atomic file.")
+      ArgumentSpec(
+        "PATH",
+        help: "A journal, outbox or telemetry spool directory, or a settings/atomic file.")
     ],
     options: [CommonOptions.json, CommonOptions.kind, CommonOptions.maxRecordSize],
     details: """
@@ -17,7 +19,8 @@ enum VerifyCommand: StoicCommand {
       active segment after a crash in the middle of an append, never acknowledged as durable)
       is reported but is not damage, since the next open cuts it. Quarantined files
       (*.corrupt-*) are listed as notes. For an atomic file, each generation is checked on its
-      own (magic, version, length, checksum).
+      own (magic, version, length, checksum). For a telemetry spool, both its journals (logs/
+      and metrics/samples/) are checked, and its drop counters file read.
 
       exit status: 0 clean (nothing the library would refuse), 1 damage found (file, offset,
       length named), 2 could not read (permissions, I/O), 64 usage, 66 no such store.

@@ -33,6 +33,37 @@ public indirect enum JSONValue: Sendable {
     return output
   }
 
+  /// The document on one line, without spaces: one object per line of `--json` output that
+  /// streams (`query`, `tail`).
+  public func renderedLine() -> String {
+    var output = ""
+    writeLine(to: &output)
+    return output
+  }
+
+  private func writeLine(to output: inout String) {
+    switch self {
+    case .array(let elements):
+      output += "["
+      for (index, element) in elements.enumerated() {
+        if index > 0 { output += "," }
+        element.writeLine(to: &output)
+      }
+      output += "]"
+    case .object(let members):
+      output += "{"
+      for (index, (key, value)) in members.enumerated() {
+        if index > 0 { output += "," }
+        Self.quote(key, into: &output)
+        output += ":"
+        value.writeLine(to: &output)
+      }
+      output += "}"
+    default:
+      write(to: &output, indent: 0)
+    }
+  }
+
   private func write(to output: inout String, indent: Int) {
     let inner = String(repeating: "  ", count: indent + 1)
     let closing = String(repeating: "  ", count: indent)

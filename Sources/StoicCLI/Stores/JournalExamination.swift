@@ -27,6 +27,9 @@ struct JournalExamination {
     var records = 0
     /// The first and last sequences read from it.
     var sequences: ClosedRange<UInt64>?
+    /// The earliest and latest times of its records, for a log spool's journal (nanoseconds
+    /// since 1970, from the records' headers).
+    var times: ClosedRange<Int64>?
   }
 
   /// What a segment is after the library's open.

@@ -2,8 +2,9 @@ import StoicStore
 
 extension StoreExamination {
   /// The lines `stoic inspect` prints: a summary, the segments or generations, the other
-  /// files, the outbox's entries, and the findings.
-  func inspectionLines(style: Style, utc: Bool) -> [String] {
+  /// files, the outbox's entries, a spool's journals, and (unless `findings` is off: a
+  /// spool's journal, whose findings the spool lists) the findings.
+  func inspectionLines(style: Style, utc: Bool, findings showFindings: Bool = true) -> [String] {
     var lines = [style(location.path, .bold) + "  " + location.kind.rawValue]
     func field(_ name: String, _ value: String) {
       lines.append("  " + name.padding(12) + value)
@@ -59,11 +60,14 @@ extension StoreExamination {
     if let atomicFile {
       lines += atomicFileLines(atomicFile, style: style, utc: utc)
     }
+    if let spool {
+      lines += spoolLines(spool, style: style, utc: utc)
+    }
     if let failure {
       lines.append("")
       lines.append(style("could not read: ", .red) + failure.message)
     }
-    let findingLines = findingLines(style: style)
+    let findingLines = showFindings ? findingLines(style: style) : []
     if !findingLines.isEmpty {
       lines.append("")
       lines += findingLines
@@ -72,10 +76,13 @@ extension StoreExamination {
   }
 
   private func segmentTable(_ journal: JournalExamination, style: Style, utc: Bool) -> [String] {
-    var table = TextTable([
-      ("SEGMENT", .left), ("STATE", .left), ("SIZE", .right), ("RECORDS", .right),
-      ("SEQUENCES", .left), ("MODE", .left), ("MODIFIED", .left),
-    ])
+    // A log spool's segments have times.
+    let timed = journal.segments.contains { $0.times != nil }
+    var table = TextTable(
+      [
+        ("SEGMENT", .left), ("STATE", .left), ("SIZE", .right), ("RECORDS", .right),
+        ("SEQUENCES", .left),
+      ] + (timed ? [("TIMES", .left)] : []) + [("MODE", .left), ("MODIFIED", .left)])
     for segment in journal.segments {
       let paint: Style.Paint? =
         switch segment.state {
@@ -83,14 +90,19 @@ extension StoreExamination {
         case .removedAtOpen, .unread: .dim
         default: nil
         }
-      table.add([
-        TextTable.Cell(segment.file.name), TextTable.Cell(segment.state.rawValue, paint),
-        TextTable.Cell(ByteCount.describe(segment.file.status.size)),
-        TextTable.Cell(String(segment.records)),
-        TextTable.Cell(segment.sequences.map { "\($0.lowerBound)…\($0.upperBound)" } ?? "-"),
-        TextTable.Cell(segment.file.status.permissionText),
-        TextTable.Cell(Self.modified(segment.file.status, utc: utc)),
-      ])
+      let times = segment.times.map {
+        Self.seconds($0.lowerBound, utc: utc) + " … " + Self.seconds($0.upperBound, utc: utc)
+      }
+      table.add(
+        [
+          TextTable.Cell(segment.file.name), TextTable.Cell(segment.state.rawValue, paint),
+          TextTable.Cell(ByteCount.describe(segment.file.status.size)),
+          TextTable.Cell(String(segment.records)),
+          TextTable.Cell(segment.sequences.map { "\($0.lowerBound)…\($0.upperBound)" } ?? "-"),
+        ] + (timed ? [TextTable.Cell(times ?? "-")] : []) + [
+          TextTable.Cell(segment.file.status.permissionText),
+          TextTable.Cell(Self.modified(segment.file.status, utc: utc)),
+        ])
     }
     return table.render(style: style, indent: 2)
   }
@@ -187,6 +199,12 @@ extension StoreExamination {
   }
 
   /// A file's modification time.
+  /// A record's time to the second (nanoseconds since 1970 in).
+  static func seconds(_ nanoseconds: Int64, utc: Bool) -> String {
+    let (seconds, fraction) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+    return TimeFormat.rfc3339(seconds: fraction < 0 ? seconds - 1 : seconds, utc: utc)
+  }
+
   static func modified(_ status: FileStatus, utc: Bool) -> String {
     TimeFormat.rfc3339(seconds: status.modifiedSeconds, utc: utc)
   }

@@ -26,6 +26,7 @@ extension StoreExamination {
     if let journal { members.append(("journal", json(journal, utc: utc))) }
     if let outbox { members.append(("outbox", json(outbox, utc: utc))) }
     if let atomicFile { members.append(("atomicFile", json(atomicFile, utc: utc))) }
+    if let spool { members.append(("spool", spoolJSON(spool, utc: utc))) }
     members.append(("findings", .array(findings.map(\.json))))
     members.append(("error", .optional(failure?.message)))
     return .object(members)
@@ -56,7 +57,8 @@ extension StoreExamination {
                 ("records", .int(Int64(segment.records))),
                 ("firstSequence", .optional(segment.sequences?.lowerBound)),
                 ("lastSequence", .optional(segment.sequences?.upperBound)),
-              ] + Self.fileMembers(segment.file.status, utc: utc))
+              ] + Self.timeMembers(segment.times, utc: utc)
+                + Self.fileMembers(segment.file.status, utc: utc))
           })
       ),
       (
@@ -131,10 +133,20 @@ extension StoreExamination {
     ])
   }
 
-  private static func json(_ file: StoreFile, utc: Bool) -> JSONValue {
+  static func json(_ file: StoreFile, utc: Bool) -> JSONValue {
     .object(
       [("name", .string(file.name)), ("role", .string(file.role.rawValue))]
         + fileMembers(file.status, utc: utc))
+  }
+
+  /// A log segment's `earliestTime` and `latestTime` (RFC 3339 with nanoseconds), if known.
+  private static func timeMembers(_ times: ClosedRange<Int64>?, utc: Bool) -> [(String, JSONValue)]
+  {
+    guard let times else { return [] }
+    return [
+      ("earliestTime", .string(LogRecordText.time(times.lowerBound, utc: utc))),
+      ("latestTime", .string(LogRecordText.time(times.upperBound, utc: utc))),
+    ]
   }
 
   /// Size, permission bits and modification time.

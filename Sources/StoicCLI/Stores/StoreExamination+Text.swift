@@ -4,6 +4,12 @@ extension StoreExamination {
   /// One line saying what the store holds, for `verify`.
   var summary: String {
     switch location.kind {
+    case .spool:
+      guard let spool else { return "spool" }
+      let journals = spool.examinedJournals.map { name, journal in
+        "\(name): " + (journal.journal.map { Self.count($0.records, "record") } ?? "not read")
+      }
+      return (["spool"] + journals).joined(separator: ", ")
     case .atomicFile:
       guard let file = atomicFile else { return "atomic file" }
       let generations = file.generations.map { generation in

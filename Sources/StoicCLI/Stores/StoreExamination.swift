@@ -12,8 +12,10 @@ struct StoreExamination {
   var outbox: OutboxExamination?
   /// The atomic file's generations.
   var atomicFile: AtomicFileExamination?
-  /// Who holds the lock (journals and outboxes).
+  /// Who holds the lock (journals, outboxes and spools).
   var lock: LockHolder?
+  /// The spool's files and journals (of a telemetry spool).
+  var spool: SpoolExamination?
 
   /// How many times a store held by a live writer is read before damage found in it is
   /// believed.
@@ -32,6 +34,12 @@ struct StoreExamination {
   ) async -> StoreExamination {
     var examination = StoreExamination(location: location)
     switch location.kind {
+    case .spool:
+      let lockFile = Path.join(location.path, "spool.lock")
+      examination.lock = LockHolder.probe(lockFile: lockFile, pidFile: lockFile)
+      examination.spool = await SpoolExamination.run(
+        root: location.path, maxRecordSize: maxRecordSize, permissions: permissions,
+        progress: progress)
     case .atomicFile:
       var file = AtomicFileExamination.run(path: location.path)
       if permissions {
@@ -85,6 +93,7 @@ struct StoreExamination {
   var findings: [Finding] {
     let all =
       (journal?.findings ?? []) + (outbox?.findings ?? []) + (atomicFile?.findings ?? [])
+      + (spool?.allFindings ?? [])
     return all.enumerated().sorted {
       ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset)
     }
@@ -96,7 +105,7 @@ struct StoreExamination {
 
   /// The error that kept the store from being read, if any.
   var failure: StoreError? {
-    journal?.failure ?? outbox?.failure ?? atomicFile?.failure
+    journal?.failure ?? outbox?.failure ?? atomicFile?.failure ?? spool?.firstFailure
   }
 
   /// The status `verify` exits with: 1 for damage, else 2 when reading failed, else 0.

@@ -18,6 +18,8 @@ public struct StoreFile: Sendable, Hashable {
     case quarantined
     /// A stale temporary (`*.tmp`).
     case temporary
+    /// One of a telemetry spool's own files (`spool.id`, `drops`) or directories.
+    case spoolFile = "spool-file"
     /// Not one of the store's files.
     case other
   }
@@ -39,6 +41,13 @@ public struct StoreFile: Sendable, Hashable {
     if name.contains(".corrupt-") { return .quarantined }
     if name.hasSuffix(JournalFileNames.temporarySuffix) { return .temporary }
     return .other
+  }
+
+  /// The role of `name` in a telemetry spool's directory.
+  static func spoolRole(of name: String) -> Role {
+    if name == "spool.lock" { return .lock }
+    if ["spool.id", "drops", "logs", "metrics", "summaries"].contains(name) { return .spoolFile }
+    return journalRole(of: name)
   }
 
   /// The files of `directory` on the real disk, with their roles, sorted by name; files that

@@ -7,6 +7,9 @@ public enum StoreKind: String, Sendable, Hashable, CaseIterable {
   case outbox
   /// An ``AtomicFile`` (a settings file, or any small file kept in the `STAF` envelope).
   case atomicFile = "atomic-file"
+  /// A telemetry spool's directory (`spool.id`, `spool.lock`, `drops`, a log journal in
+  /// `logs/`, metrics in `metrics/`).
+  case spool
 
   /// The kind named `text` in `--as` (`settings` and `atomic` are taken for `atomic-file`).
   public init?(argument text: String) {

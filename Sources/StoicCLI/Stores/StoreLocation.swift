@@ -8,7 +8,8 @@ import StoicStore
 
 /// A store the tool was pointed at: where it is and what kind it is.
 ///
-/// A directory holding a journal's files (`journal.lock`, `journal.checkpoint`,
+/// A directory holding `logs/` beside `spool.id` or `spool.lock` is a telemetry spool. A
+/// directory holding a journal's files (`journal.lock`, `journal.checkpoint`,
 /// `journal-<first>.log` or `.zst`) is a journal; it is taken for an outbox when its records
 /// are outbox records (decided after reading it, unless `--as` says). A regular file in the
 /// `STAF` envelope, or one with a `<name>.previous` or `<name>.tmp` beside it, is an atomic
@@ -83,6 +84,13 @@ public struct StoreLocation: Sendable, Hashable {
     }
     if forced == .atomicFile {
       throw CommandFailure(.noStore, "\(given): is a directory, not an atomic file")
+    }
+    if forced == .spool || (forced == nil && SpoolLocation.isSpoolRoot(path)) {
+      guard SpoolLocation.isSpoolRoot(path) else {
+        throw CommandFailure(
+          .noStore, "\(given): not a telemetry spool (no logs/ beside spool.id or spool.lock)")
+      }
+      return StoreLocation(path: path, given: given, kind: .spool, forced: forced != nil)
     }
     guard isJournal else {
       throw CommandFailure(

@@ -1,5 +1,5 @@
 /// Foundation-free parsing of the HTTP date format the outbox needs.
-enum HTTPDate {
+package enum HTTPDate {
   private static let dayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
   private static let monthNames = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
@@ -36,7 +36,7 @@ enum HTTPDate {
     return days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
   }
 
-  private static func daysInMonth(_ month: Int, year: Int) -> Int {
+  package static func daysInMonth(_ month: Int, year: Int) -> Int {
     switch month {
     case 2:
       let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
@@ -47,7 +47,7 @@ enum HTTPDate {
   }
 
   /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-  static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+  package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
     let shiftedYear = month <= 2 ? year - 1 : year
     let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
     let yearOfEra = shiftedYear - era * 400

@@ -251,6 +251,15 @@ public enum LogRecordFormat {
         littleEndian: bytes.loadUnaligned(fromByteOffset: timeOffset, as: Int64.self)))
   }
 
+  /// The label of an encoded record of this build's ``version``, read without decoding the
+  /// rest (a query's segment summary collects the labels a segment holds), or `nil` when the
+  /// record is of another version or its label does not check.
+  public static func label(of bytes: UnsafeRawBufferPointer) -> String? {
+    guard bytes.first == version, bytes.count >= headerSize else { return nil }
+    var reader = Reader(bytes: bytes, offset: headerSize)
+    return try? reader.string()
+  }
+
   /// Decodes an encoded record, numbering it `sequence`.
   ///
   /// - Throws: ``LogRecordDecodingError`` for anything that does not check; never traps.

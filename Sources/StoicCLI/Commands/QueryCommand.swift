@@ -1,0 +1,156 @@
+import StoicStore
+import StoicTelemetry
+
+/// `stoic query DIR`: the log records of a telemetry spool that pass the filters given.
+enum QueryCommand: StoicCommand {
+  static let level = OptionSpec.value(
+    "level", valueName: "LEVEL",
+    help: "Only records of LEVEL and above (trace, debug, info, notice, warning, error, "
+      + "critical).")
+  static let since = OptionSpec.value(
+    "since", valueName: "TIME",
+    help: "Only records logged at TIME or later: RFC 3339 (2026-12-01T10:00:00Z) or a time "
+      + "ago (90s, 30m, 2h, 1d, 1w).")
+  static let until = OptionSpec.value(
+    "until", valueName: "TIME", help: "Only records logged before TIME (as --since).")
+  static let label = OptionSpec.value(
+    "label", valueName: "LABEL", help: "Only records logged with exactly this label.")
+  static let condition = OptionSpec.value(
+    "where", valueName: "KEY=VALUE", repeatable: true,
+    help: "Only records whose metadata has VALUE at KEY (nested keys with dots: "
+      + "http.status=500). Repeat for more conditions, all of which must hold.")
+  static let grep = OptionSpec.value(
+    "grep", valueName: "TEXT", help: "Only records whose message contains TEXT (case-sensitive).")
+  static let limit = OptionSpec.value(
+    "limit", short: "n", valueName: "N", help: "At most N records (the oldest that match).")
+  static let json = OptionSpec.flag(
+    "json", help: "One JSON object per record, one per line (for scripts).")
+  static let stats = OptionSpec.flag(
+    "stats",
+    help: "After the records, print to standard error how many segments were read and skipped.")
+
+  static let spec = CommandSpec(
+    name: "query",
+    summary: "Show the log records of a telemetry spool that pass the filters given.",
+    arguments: [
+      ArgumentSpec("DIR", help: "A telemetry spool's directory (or its logs/ directory).")
+    ],
+    options: [
+      level, since, until, label, condition, grep, limit, json, CommonOptions.utc, stats,
+      CommonOptions.maxRecordSize,
+    ],
+    details: """
+      query reads the spool's log journal through the library's own open over a copy-on-write
+      view of its files: the spool's lock is not taken, so a spool another process writes is
+      read as it is at that moment, and nothing in the journal is written. Records come
+      oldest first, one per line: the time (local, or UTC with --utc, with nanoseconds), the
+      level, the label, the message and the metadata; with --json one object per line with
+      seq, time (RFC 3339 UTC with nanoseconds), level, label, message, metadata, source, file,
+      function and line. Every filter given must hold. Memory stays bounded whatever the
+      spool's size.
+
+      Each sealed segment has a small summary (time range, levels, labels) in the spool's
+      summaries/ directory; a segment whose summary rules every record out is skipped
+      without being read. A summary that is missing, damaged, or does not cover its segment's
+      records exactly is not used, and is rebuilt (written atomically) by the query that next
+      reads the segment whole. The summaries are never trusted over the data: a segment that
+      is read is checked record by record.
+
+      exit status: 0 done (damaged segments, if any, are reported and skipped), 2 could not
+      read, 64 usage (a bad level, time, condition or limit), 66 no such spool.
+      """)
+
+  @MainActor
+  static func run(_ command: ParsedCommand, console: Console) async throws -> ExitStatus {
+    let query = try self.query(command, now: LogQueryTime.now)
+    let maxRecordSize = try CommonOptions.maxRecordSize(command)
+    let location = try SpoolLocation.locate(command.argument(0) ?? "")
+    let opened = try SpoolReader.open(location.logs, maxRecordSize: maxRecordSize)
+    defer { try? opened.journal.close() }
+    if let warning = opened.warning { console.error("stoic query: " + warning) }
+    let summaries = location.summaries.map { SegmentSummaryStore(directory: $0) }
+    let asJSON = command.flag("json")
+    let utc = command.flag("utc")
+    let statistics: LogQueryStatistics
+    let showProgress = { (progress: LogQueryStatistics) in
+      console.progress.update(
+        "\(progress.segments) segments, \(progress.segmentsSkipped) skipped, "
+          + "\(progress.matched) records found")
+    }
+    do throws(StoreError) {
+      statistics = try query.run(
+        on: opened.journal, summaries: summaries, progress: showProgress
+      ) { record in
+        console.line(
+          asJSON
+            ? LogRecordText.json(record).renderedLine()
+            : LogRecordText.line(record, style: console.style, utc: utc))
+        return true
+      }
+    } catch {
+      throw CommandFailure(.unreadable, "\(location.logs): \(error.message)")
+    }
+    console.progress.clear()
+    if let damage = statistics.firstDamage {
+      console.error(
+        "stoic query: \(statistics.damagedSegments) damaged segments skipped (\(damage)); "
+          + "stoic verify names the damage")
+    }
+    if command.flag("stats") { console.error(describe(statistics)) }
+    return .success
+  }
+
+  /// The filters `command` gives.
+  ///
+  /// - Throws: ``UsageError`` for a level, time, condition or limit that does not parse.
+  static func query(_ command: ParsedCommand, now: Int64) throws(UsageError) -> LogQuery {
+    let limit = try limit(command)
+    do throws(LogQueryError) {
+      var query = LogQuery()
+      if let name = command.value("level") {
+        guard let level = LogLevel(name: name.lowercased()) else { throw .unknownLevel(name) }
+        query.minimumLevel = level
+      }
+      query.since = try command.value("since").map { text throws(LogQueryError) in
+        try LogQueryTime.parse(text, now: now)
+      }
+      query.until = try command.value("until").map { text throws(LogQueryError) in
+        try LogQueryTime.parse(text, now: now)
+      }
+      if let since = query.since, let until = query.until, since >= until {
+        throw .emptyTimeRange(since: since, until: until)
+      }
+      query.label = command.value("label")
+      query.conditions = try command.values("where").map { text throws(LogQueryError) in
+        try LogMetadataCondition(parsing: text)
+      }
+      query.text = command.value("grep")
+      query.limit = limit
+      return query
+    } catch {
+      throw UsageError(error.description, command: command.command)
+    }
+  }
+
+  /// The `--limit` given, if any.
+  ///
+  /// - Throws: ``UsageError`` for anything but a whole number, 0 or more.
+  static func limit(_ command: ParsedCommand) throws(UsageError) -> Int? {
+    guard let text = command.value("limit") else { return nil }
+    guard let limit = Int(text), limit >= 0 else {
+      throw UsageError(
+        "--limit takes a whole number of records (0 or more), not '\(text)'",
+        command: command.command)
+    }
+    return limit
+  }
+
+  /// `query: 12 segments, 9 skipped (75%), 40960 records read, 17 found`.
+  static func describe(_ statistics: LogQueryStatistics) -> String {
+    let percent = Int((statistics.skippedFraction * 100).rounded())
+    return "query: \(statistics.segments) segments, \(statistics.segmentsSkipped) skipped "
+      + "(\(percent)%), \(statistics.recordsRead) records read, \(statistics.matched) found, "
+      + "\(statistics.summariesWritten) summaries written, \(statistics.summariesInvalid) "
+      + "summaries invalid, \(statistics.unreadable) unreadable"
+  }
+}

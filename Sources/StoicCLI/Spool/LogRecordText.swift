@@ -1,0 +1,81 @@
+import StoicTelemetry
+
+/// How `query` and `tail` print a log record: one line of text, or one JSON object per line.
+enum LogRecordText {
+  /// `TIME LEVEL LABEL: MESSAGE key=value …`, the time with nanoseconds in local time (UTC
+  /// with `utc`), the level painted on a terminal, metadata keys sorted.
+  static func line(_ record: LogRecord, style: Style, utc: Bool) -> String {
+    var text = time(record.timeNanoseconds, utc: utc) + " "
+    let level = record.level.description
+    text += style(level, paint(record.level)) + String(repeating: " ", count: 8 - level.count)
+    text += style(record.label, .cyan) + ": " + record.message
+    for (key, value) in record.metadata.sorted(by: { $0.key < $1.key }) {
+      text += " " + style(key, .dim) + "=" + value.description
+    }
+    return text
+  }
+
+  /// The line for an entry this build cannot decode.
+  static func line(_ unreadable: UnreadableLogRecord, style: Style) -> String {
+    style(
+      "#\(unreadable.sequence) unreadable record (\(unreadable.bytes.count) bytes): "
+        + "\(unreadable.reason)", .yellow)
+  }
+
+  /// `{"seq", "time", "level", "label", "message", "metadata", "source", "file", "function",
+  /// "line"}`: the time in RFC 3339 UTC with nanoseconds, the level by swift-log's lower-case
+  /// name, metadata as nested objects and arrays of strings.
+  static func json(_ record: LogRecord) -> JSONValue {
+    .object([
+      ("seq", .unsigned(record.sequence)),
+      ("time", .string(time(record.timeNanoseconds, utc: true))),
+      ("level", .string(record.level.description)),
+      ("label", .string(record.label)),
+      ("message", .string(record.message)),
+      ("metadata", json(record.metadata)),
+      ("source", .string(record.source)),
+      ("file", .string(record.file)),
+      ("function", .string(record.function)),
+      ("line", .unsigned(UInt64(record.line))),
+    ])
+  }
+
+  /// `{"seq", "unreadable": true, "bytes", "reason"}`.
+  static func json(_ unreadable: UnreadableLogRecord) -> JSONValue {
+    .object([
+      ("seq", .unsigned(unreadable.sequence)),
+      ("unreadable", .bool(true)),
+      ("bytes", .int(Int64(unreadable.bytes.count))),
+      ("reason", .string("\(unreadable.reason)")),
+    ])
+  }
+
+  static func json(_ metadata: LogMetadata) -> JSONValue {
+    .object(metadata.sorted { $0.key < $1.key }.map { ($0.key, json($0.value)) })
+  }
+
+  static func json(_ value: LogMetadataValue) -> JSONValue {
+    switch value {
+    case .string(let text), .stringConvertible(let text): .string(text)
+    case .dictionary(let entries): json(entries)
+    case .array(let values): .array(values.map(json))
+    }
+  }
+
+  /// RFC 3339 with nine digits of fraction.
+  static func time(_ nanoseconds: Int64, utc: Bool) -> String {
+    let (seconds, fraction) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+    let floor = fraction < 0 ? seconds - 1 : seconds
+    let rest = fraction < 0 ? fraction + 1_000_000_000 : fraction
+    return TimeFormat.rfc3339(seconds: floor, nanoseconds: rest, digits: 9, utc: utc)
+  }
+
+  static func paint(_ level: LogLevel) -> Style.Paint {
+    switch level {
+    case .trace, .debug: .dim
+    case .info, .notice: .green
+    case .warning: .yellow
+    case .error, .critical: .red
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import StoicStore
+import StoicTelemetry
+
+/// A telemetry spool the tool was pointed at (`stoic query`, `stoic tail`): its root, its log
+/// journal's directory, and where its segment summaries are kept.
+///
+/// The path may be a spool's root (holding `logs/`, `spool.lock` or `spool.id`), the `logs`
+/// directory of one, or any log journal's directory (then no summaries are kept).
+struct SpoolLocation: Sendable, Hashable {
+  /// The path as it was given.
+  var given: String
+  /// The spool's root, or `nil` for a bare log journal.
+  var root: String?
+  /// The log journal's directory.
+  var logs: String
+
+  /// The directory of the spool's segment summaries, or `nil` for a bare log journal.
+  var summaries: String? { root.map(SegmentSummaryStore.directory(ofSpool:)) }
+
+  /// Finds the spool at `given`.
+  ///
+  /// - Throws: ``CommandFailure`` with ``ExitStatus/noStore`` for a path that does not exist
+  ///   or holds no spool, ``ExitStatus/unreadable`` for one that cannot be read.
+  static func locate(_ given: String) throws(CommandFailure) -> SpoolLocation {
+    let path: String
+    switch StoreLocation.resolve(given) {
+    case .resolved(let resolved): path = resolved
+    case .failed(let error) where error == .noSuchFile || error == .notDirectory:
+      throw CommandFailure(.noStore, "\(given): no such file or directory")
+    case .failed(let error):
+      throw CommandFailure(.unreadable, "\(given): \(error)")
+    }
+    if isSpoolRoot(path) {
+      return SpoolLocation(given: given, root: path, logs: Path.join(path, "logs"))
+    }
+    guard isJournal(path) else {
+      throw CommandFailure(
+        .noStore,
+        "\(given): not a telemetry spool (no logs/, spool.lock or spool.id in it) nor a log "
+          + "journal")
+    }
+    let parent = Path.directory(of: path)
+    let root = Path.name(of: path) == "logs" && isSpoolRoot(parent) ? parent : nil
+    return SpoolLocation(given: given, root: root, logs: path)
+  }
+
+  /// Whether `path` is a spool's root: a directory holding `spool.id` or `spool.lock`, and a
+  /// `logs` directory.
+  static func isSpoolRoot(_ path: String) -> Bool {
+    guard let names = try? PosixFileSystem().list(path) else { return false }
+    return names.contains("logs") && (names.contains("spool.id") || names.contains("spool.lock"))
+  }
+
+  /// Whether `path` is a directory holding a journal's files.
+  static func isJournal(_ path: String) -> Bool {
+    guard let names = try? PosixFileSystem().list(path) else { return false }
+    return names.contains {
+      $0 == JournalFileNames.lock || $0 == JournalFileNames.checkpoint
+        || JournalFileNames.parseSegment($0) != nil
+    }
+  }
+}

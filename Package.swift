@@ -91,12 +91,14 @@ let package = Package(
     ),
     .target(
       name: "StoicCLI",
-      dependencies: ["StoicStore", "StoicSettings", "StoicTelemetry"],
+      dependencies: [
+        "StoicStore", "StoicSettings", "StoicTelemetry", "StoicForwarding", "StoicCollector",
+      ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "StoicForwarding",
-      dependencies: ["StoicStore", "CStoicZlib"],
+      dependencies: ["StoicStore", "StoicTelemetry", "CStoicZlib"],
       swiftSettings: strictSettings
     ),
     .target(
@@ -181,12 +183,12 @@ let package = Package(
     ),
     .testTarget(
       name: "StoicEventCatalogTests",
-      dependencies: ["StoicStore", "StoicSettings", "StoicTelemetry"],
+      dependencies: ["StoicStore", "StoicSettings", "StoicTelemetry", "StoicForwarding"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "StoicForwardingTests",
-      dependencies: ["StoicForwarding", "StoicStore", "StoicTesting"],
+      dependencies: ["StoicForwarding", "StoicStore", "StoicTelemetry", "StoicTesting"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -200,6 +202,7 @@ let package = Package(
       name: "StoicCLITests",
       dependencies: [
         "stoic", "StoicCLI", "StoicStore", "StoicSettings", "StoicTelemetry", "StoicTesting",
+        "StoicForwarding",
       ],
       swiftSettings: strictSettings
     ),

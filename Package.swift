@@ -202,7 +202,7 @@ let package = Package(
       name: "StoicCLITests",
       dependencies: [
         "stoic", "StoicCLI", "StoicStore", "StoicSettings", "StoicTelemetry", "StoicTesting",
-        "StoicForwarding",
+        "StoicForwarding", "StoicCollector",
       ],
       swiftSettings: strictSettings
     ),

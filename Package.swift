@@ -21,6 +21,7 @@ let package = Package(
     .library(name: "StoicCollector", targets: ["StoicCollector"]),
     .executable(name: "stoic", targets: ["stoic"]),
     .executable(name: "stoic-collector", targets: ["stoic-collector"]),
+    .executable(name: "stoic-agent", targets: ["stoic-agent"]),
   ],
   traits: [
     .trait(
@@ -111,6 +112,12 @@ let package = Package(
       name: "stoic-collector",
       dependencies: ["StoicCollector"],
       path: "Examples/stoic-collector",
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "stoic-agent",
+      dependencies: ["StoicForwarding", "StoicTelemetry", "StoicStore"],
+      path: "Examples/stoic-agent",
       swiftSettings: strictSettings
     ),
     .executableTarget(

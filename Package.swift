@@ -213,6 +213,15 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // Real processes on loopback: the agent, the collector and the tool.
+    .testTarget(
+      name: "StoicEndToEndTests",
+      dependencies: [
+        "stoic-agent", "stoic-collector", "stoic", "StoicCollector", "StoicForwarding",
+        "StoicTelemetry", "StoicStore", "StoicTesting",
+      ],
+      swiftSettings: strictSettings
+    ),
     .testTarget(
       name: "StoicPowerCutTests",
       dependencies: ["StoicPowerCut", "stoic-powercut-workload", "StoicStore"],

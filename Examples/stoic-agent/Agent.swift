@@ -11,14 +11,18 @@ import StoicTelemetry
 /// The agent: writes its records, then forwards until drained (or for ever).
 ///
 /// Records are written and forwarded in turns, on one task: a turn writes up to a chunk of
-/// records, then drains. Writing and forwarding never overlap, so a record cannot be forwarded
-/// and released between its write and the count that follows it.
+/// records, then records the next `seq` durably in `agent.next` (an ``AtomicFile`` in the
+/// spool's directory), then drains. Only a drain lets records leave the spool, and every record
+/// a drain can release has a `seq` below the one recorded before it; every record at or above
+/// it is still in the spool. So after a kill anywhere, the next `seq` is the recorded one or one
+/// past the highest in the spool, whichever is more: no gap, no repeat.
 struct Agent {
   let arguments: AgentArguments
   let spool: TelemetrySpool
   let forwarder: Forwarder
   let written: CounterSeries
   let sizes: HistogramSeries
+  let state: AtomicFile
 
   /// The label of the agent's record number `seq`.
   static let labels = ["agent.orders", "agent.payments", "agent.audit"]
@@ -31,12 +35,12 @@ struct Agent {
     self.forwarder = forwarder
     written = spool.metrics.counter(label: "agent.records_written")
     sizes = spool.metrics.histogram(label: "agent.record_bytes")
+    state = AtomicFile(
+      path: Path.join(spool.directory, "agent.next"), fileSystem: PosixFileSystem())
   }
 
-  /// The next `seq` to write: one past the highest the spool holds, or the count of records
-  /// written (a counter in the metrics spool's live file, which survives a kill), whichever is
-  /// more. The count is raised after each record, so a kill between the two leaves the record
-  /// in the spool and the count one short: the spool then says which is next.
+  /// The next `seq` to write: the one recorded before the last drain, or one past the highest
+  /// the spool holds, whichever is more.
   func nextSequence() throws(StoreError) -> Int {
     var highest = -1
     try spool.logs.forEachRecord { entry in
@@ -45,7 +49,13 @@ struct Agent {
       else { return }
       highest = max(highest, seq)
     }
-    return max(Int(written.value), highest + 1)
+    let recorded = try state.read().flatMap { Int(String(decoding: $0.bytes, as: UTF8.self)) }
+    return max(recorded ?? 0, highest + 1)
+  }
+
+  /// Records `next` durably; only then may a drain release records below it.
+  func record(next: Int) throws(StoreError) {
+    try state.write(Array(String(next).utf8))
   }
 
   /// Writes record number `seq`: varied level, label and metadata, a unique `seq`.
@@ -83,8 +93,10 @@ struct Agent {
         try spool.metrics.flush()
         lastMetrics = .now
       }
+      try record(next: next)
       _ = try await forwarder.drain()
     }
+    try record(next: next)
     var failures = 0
     while true {
       if ContinuousClock.now - lastMetrics >= arguments.metricsEvery || arguments.exitWhenDrained {

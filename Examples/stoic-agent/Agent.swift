@@ -8,7 +8,9 @@ import StoicTelemetry
   import Darwin
 #endif
 
-/// The agent: writes its records, then forwards until drained (or for ever).
+/// The agent: writes its records, then forwards until drained (or for ever). On the main
+/// actor: the spool's calls that block (a flush, a read at start, `agent.next`) run on the main
+/// thread, never on a thread of Swift's cooperative pool.
 ///
 /// Records are written and forwarded in turns, on one task: a turn writes up to a chunk of
 /// records, then records the next `seq` durably in `agent.next` (an ``AtomicFile`` in the
@@ -16,6 +18,7 @@ import StoicTelemetry
 /// a drain can release has a `seq` below the one recorded before it; every record at or above
 /// it is still in the spool. So after a kill anywhere, the next `seq` is the recorded one or one
 /// past the highest in the spool, whichever is more: no gap, no repeat.
+@MainActor
 struct Agent {
   let arguments: AgentArguments
   let spool: TelemetrySpool

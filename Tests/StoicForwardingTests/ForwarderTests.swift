@@ -225,6 +225,44 @@ struct ForwarderTests {
     try spool.close()
   }
 
+  @Test("the background loop backs off while the receiver is unreachable, then delivers")
+  func backgroundLoop() async throws {
+    let disk = SimulatedFileSystem()
+    let spool = try Fixture.openSpool(disk)
+    for index in 0..<6 { Fixture.log(spool, index) }
+    let receiver = FakeReceiver(script: Array(repeating: .networkError, count: 7))
+    let events = EventLog()
+    var options = Fixture.options()
+    options.interval = .milliseconds(5)
+    options.initialBackoff = .milliseconds(5)
+    options.maximumBackoff = .milliseconds(20)
+    let forwarder = try await Fixture.open(
+      spool, receiver, disk: disk, options: options, events: events.sink)
+    await forwarder.start()
+    await forwarder.start()  // a second start does nothing
+    var waited = 0
+    while try Fixture.appSequences(receiver).count < 6, waited < 1000 {
+      try await Task.sleep(for: .milliseconds(10))
+      waited += 1
+    }
+    await forwarder.stop()
+    #expect(try Fixture.appSequences(receiver) == Array(0..<6))
+    #expect(events.named(ForwardingEvents.drainHalted).count >= 2)
+    #expect(await forwarder.totals.batchesDelivered == 2)
+    try await forwarder.close()
+    try spool.close()
+  }
+
+  @Test("backoff doubles from the first wait up to the cap, with jitter in its upper half")
+  func backoff() {
+    let options = ForwarderOptions(
+      initialBackoff: .seconds(1), maximumBackoff: .seconds(60))
+    #expect(options.backoff(afterFailures: 1, random: 1) == .seconds(1))
+    #expect(options.backoff(afterFailures: 1, random: 0) == .milliseconds(500))
+    #expect(options.backoff(afterFailures: 3, random: 1) == .seconds(4))
+    #expect(options.backoff(afterFailures: 30, random: 1) == .seconds(60))
+  }
+
   @Test("the range format round-trips and refuses what it cannot read")
   func rangeFormat() throws {
     let range = SpoolRange(stream: .metrics, first: 7, last: 1 << 40)

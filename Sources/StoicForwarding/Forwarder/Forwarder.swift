@@ -96,7 +96,7 @@ public actor Forwarder {
   ///   - spool: The open spool to forward.
   ///   - exporter: Where and how batches are sent (endpoint, encoding, compression, headers).
   ///   - options: Batch limits, resource, retry and backoff.
-  ///   - fileSystem: The door to the disk for the outbox; the spool's own by default.
+  ///   - fileSystem: The door to the disk for the outbox; the real disk by default.
   ///   - events: Where the forwarder's and its outbox's events go. Never the spool itself:
   ///     a forwarder that wrote into what it forwards would never be drained.
   /// - Throws: The outbox's errors (``StoreError/Code/locked`` when another forwarder holds

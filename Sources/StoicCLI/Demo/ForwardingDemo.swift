@@ -5,7 +5,9 @@ import StoicTelemetry
 
 /// The end-to-end demo `stoic demo` runs: a spool written through an outage, forwarded to the
 /// example collector on loopback through a crash of the sender and a lost answer, then compared
-/// record by record with what the collector holds.
+/// record by record with what the collector holds. On the main actor: the spool's blocking
+/// calls run on the main thread, never on a thread of Swift's cooperative pool.
+@MainActor
 struct ForwardingDemo {
   /// Where the spool and the collector's data live.
   let directory: String

@@ -263,6 +263,42 @@ struct ForwarderTests {
     #expect(options.backoff(afterFailures: 30, random: 1) == .seconds(60))
   }
 
+  @Test("metrics as OTLP: monotonic cumulative sums, gauges, histograms with explicit bounds")
+  func metricsShape() async throws {
+    try await Fixture.run(records: 0..<0) { spool, receiver, forwarder in
+      spool.metrics.counter(label: "c", dimensions: [("k", "v")]).increment(by: 5)
+      spool.metrics.floatingPointCounter(label: "f").increment(by: 1.5)
+      spool.metrics.gauge(label: "g").set(-2.25)
+      let histogram = spool.metrics.histogram(label: "h")
+      for value in [1.0, 30, 700, 20_000] { histogram.record(value) }
+      try spool.metrics.flush()
+      try await forwarder.drain()
+      let body = try #require(
+        receiver.state.withLock { $0.requests.first { $0.path == "/v1/metrics" }?.body })
+      let request = try OTLP.ExportMetricsServiceRequest(decoding: body, as: .protobuf)
+      let metrics = request.resourceMetrics.flatMap(\.scopeMetrics).flatMap(\.metrics)
+      func metric(_ name: String) -> OTLP.Metric.Data? { metrics.first { $0.name == name }?.data }
+      guard case .sum(let counter)? = metric("c"), case .sum(let float)? = metric("f"),
+        case .gauge(let gauge)? = metric("g"), case .histogram(let sizes)? = metric("h")
+      else {
+        Issue.record("missing or mistyped metrics: \(metrics.map(\.name))")
+        return
+      }
+      #expect(counter.isMonotonic && counter.aggregationTemporality == .cumulative)
+      #expect(counter.dataPoints.last?.value == .int(5))
+      #expect(counter.dataPoints.last?.attributes == [OTLP.KeyValue("k", .string("v"))])
+      #expect(float.isMonotonic && float.dataPoints.last?.value == .double(1.5))
+      #expect(gauge.dataPoints.last?.value == .double(-2.25))
+      let point = try #require(sizes.dataPoints.last)
+      #expect(sizes.aggregationTemporality == .cumulative)
+      #expect(point.count == 4 && point.sum == 20_731 && point.min == 1 && point.max == 20_000)
+      #expect(point.explicitBounds == MetricHistogram.defaultBounds)
+      #expect(point.bucketCounts.count == point.explicitBounds.count + 1)
+      #expect(point.bucketCounts.reduce(0, +) == 4)
+      #expect(point.startTimeUnixNano > 0 && point.timeUnixNano >= point.startTimeUnixNano)
+    }
+  }
+
   @Test("the range format round-trips and refuses what it cannot read")
   func rangeFormat() throws {
     let range = SpoolRange(stream: .metrics, first: 7, last: 1 << 40)

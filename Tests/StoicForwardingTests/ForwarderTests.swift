@@ -299,6 +299,35 @@ struct ForwarderTests {
     }
   }
 
+  @Test("batches whose records the quota dropped before they were sent are discarded and told")
+  func retentionDropsPendingBatches() async throws {
+    let disk = SimulatedFileSystem()
+    var spoolOptions = Fixture.spoolOptions()
+    spoolOptions.logs.byteLimit = 8 << 10
+    let spool = try TelemetrySpool.open(
+      at: Fixture.root, options: spoolOptions, fileSystem: disk)
+    for index in 0..<10 { Fixture.log(spool, index) }
+    let receiver = FakeReceiver(script: Array(repeating: .networkError, count: 3))
+    let events = EventLog()
+    let forwarder = try await Fixture.open(spool, receiver, disk: disk, events: events.sink)
+    #expect(try await forwarder.drain().haltedBecause != nil)
+    #expect(await forwarder.pending.count == 2)
+    // The app goes on while the receiver is away, past the spool's quota: the oldest records,
+    // those of the pending batches among them, are dropped (and counted by the spool).
+    for index in 10..<1500 { Fixture.log(spool, index) }
+    try spool.flush()
+    #expect(spool.logs.lowWaterMark > 10)
+    #expect(spool.dropCounts[.quota] > 0)
+    let report = try await forwarder.drain()
+    #expect(report.batchesLost == 2)
+    #expect(events.named(ForwardingEvents.batchLost).count == 2)
+    let delivered = try Fixture.appSequences(receiver)
+    #expect(delivered.first.map { $0 >= 10 } == true && delivered.last == 1499)
+    #expect(Set(delivered).count == delivered.count)
+    try await forwarder.close()
+    try spool.close()
+  }
+
   @Test("the range format round-trips and refuses what it cannot read")
   func rangeFormat() throws {
     let range = SpoolRange(stream: .metrics, first: 7, last: 1 << 40)

@@ -46,9 +46,10 @@ public struct SpoolBatchSource: Sendable {
     }
   }
 
-  /// The next batch from `start`, or nil when no durable record is there. Log records in the
-  /// kernel but not yet synced are synced first (a batch never names a record a power loss
-  /// could take back and a later record reuse the sequence of).
+  /// The next batch from `start`, or nil when no durable record is there. Records in the kernel
+  /// but not yet synced are synced first (a log flush, or a metrics flush, which also samples
+  /// what changed): a batch never names a record a power loss could take back and a later
+  /// record reuse the sequence of.
   ///
   /// - Throws: The spool's errors.
   public func formBatch(_ stream: SpoolStream, from start: UInt64) throws(StoreError) -> SpoolRange?
@@ -87,6 +88,9 @@ public struct SpoolBatchSource: Sendable {
 
   private func formMetricsBatch(from start: UInt64) throws(StoreError) -> SpoolRange? {
     let metrics = spool.metrics
+    // A flush runs after any flush in progress and syncs: every record up to the last sequence
+    // is durable once it returns (it also samples what changed since).
+    if metrics.lastSequence >= start { try metrics.flush() }
     let end = metrics.lastSequence
     guard end >= start else { return nil }
     let (bound, overflow) = start.addingReportingOverflow(UInt64(maxRecords - 1))

@@ -21,6 +21,7 @@ let package = Package(
     .library(name: "StoicCollector", targets: ["StoicCollector"]),
     .executable(name: "stoic", targets: ["stoic"]),
     .executable(name: "stoic-collector", targets: ["stoic-collector"]),
+    .executable(name: "stoic-agent", targets: ["stoic-agent"]),
   ],
   traits: [
     .trait(
@@ -91,12 +92,14 @@ let package = Package(
     ),
     .target(
       name: "StoicCLI",
-      dependencies: ["StoicStore", "StoicSettings", "StoicTelemetry"],
+      dependencies: [
+        "StoicStore", "StoicSettings", "StoicTelemetry", "StoicForwarding", "StoicCollector",
+      ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "StoicForwarding",
-      dependencies: ["StoicStore", "CStoicZlib"],
+      dependencies: ["StoicStore", "StoicTelemetry", "CStoicZlib"],
       swiftSettings: strictSettings
     ),
     .target(
@@ -109,6 +112,12 @@ let package = Package(
       name: "stoic-collector",
       dependencies: ["StoicCollector"],
       path: "Examples/stoic-collector",
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "stoic-agent",
+      dependencies: ["StoicForwarding", "StoicTelemetry", "StoicStore"],
+      path: "Examples/stoic-agent",
       swiftSettings: strictSettings
     ),
     .executableTarget(
@@ -181,12 +190,12 @@ let package = Package(
     ),
     .testTarget(
       name: "StoicEventCatalogTests",
-      dependencies: ["StoicStore", "StoicSettings", "StoicTelemetry"],
+      dependencies: ["StoicStore", "StoicSettings", "StoicTelemetry", "StoicForwarding"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "StoicForwardingTests",
-      dependencies: ["StoicForwarding", "StoicStore", "StoicTesting"],
+      dependencies: ["StoicForwarding", "StoicStore", "StoicTelemetry", "StoicTesting"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -200,7 +209,16 @@ let package = Package(
       name: "StoicCLITests",
       dependencies: [
         "stoic", "StoicCLI", "StoicStore", "StoicSettings", "StoicTelemetry", "StoicTesting",
-        "stoic-telemetry-child",
+        "stoic-telemetry-child", "StoicForwarding", "StoicCollector",
+      ],
+      swiftSettings: strictSettings
+    ),
+    // Real processes on loopback: the agent, the collector and the tool.
+    .testTarget(
+      name: "StoicEndToEndTests",
+      dependencies: [
+        "stoic-agent", "stoic-collector", "stoic", "StoicCollector", "StoicForwarding",
+        "StoicTelemetry", "StoicStore", "StoicTesting",
       ],
       swiftSettings: strictSettings
     ),

@@ -111,7 +111,7 @@ struct ArgumentParserTests {
 
   @Test("every command's spec: unique option names and letters, help last")
   func specs() {
-    for name in ["inspect", "verify", "compact", "events", "demo"] {
+    for name in ["inspect", "verify", "compact", "events", "drain", "demo"] {
       guard let spec = StoicCommandLine.spec(named: name) else {
         Issue.record("no spec for \(name)")
         continue

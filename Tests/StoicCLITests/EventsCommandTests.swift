@@ -1,5 +1,6 @@
 import Foundation
 import StoicCLI
+import StoicForwarding
 import StoicSettings
 import StoicStore
 import StoicTelemetry
@@ -9,12 +10,17 @@ import Testing
 @Suite("stoic events")
 struct EventsCommandTests {
   /// Every layer's catalog, each once.
-  static let layers = [StoreEvents.catalog, SettingsEvents.catalog, SpoolEvents.catalog]
+  static let layers = [
+    StoreEvents.catalog, SettingsEvents.catalog, SpoolEvents.catalog, ForwardingEvents.catalog,
+  ]
 
   @Test("the tool's catalog is every layer's, in order, nothing else")
   func catalog() {
     #expect(StoicEventCatalog.all.entries == Self.layers.flatMap(\.entries))
-    #expect(Set(StoicEventCatalog.all.entries.map(\.layer)) == ["store", "settings", "spool"])
+    #expect(
+      Set(StoicEventCatalog.all.entries.map(\.layer)) == [
+        "store", "settings", "spool", "forwarding",
+      ])
   }
 
   @Test("the table lists every event with its level, fields and meaning")

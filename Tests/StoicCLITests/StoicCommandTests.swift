@@ -4,24 +4,40 @@ import Testing
 /// The `stoic` tool, run as a real process: the demo, help, version and usage errors.
 @Suite("stoic command line")
 struct StoicCommandTests {
-  @Test("demo writes, damages, quarantines and recovers on the real disk")
+  @Test("demo forwards through an outage, a crash and a lost answer, and loses nothing")
   func demo() throws {
     try StoicProcess.withScratch { directory in
       let outcome = try StoicProcess.run(["demo", "--directory", directory])
       #expect(outcome.status == 0, "\(outcome)")
-      #expect(outcome.output.contains("store.corrupt_quarantined"))
-      #expect(outcome.output.contains("store.recovered_previous"))
-      #expect(
-        outcome.output.contains(
-          #"read {"theme":"dark","syncInterval":60} from the previous generation"#))
-      #expect(
-        outcome.output.contains(#"read {"theme":"light","syncInterval":15} from the current file"#))
+      let last = try #require(outcome.output.split(separator: "\n").last.map(String.init))
+      let fields = try Self.demoFields(last)
+      #expect(fields["written"] == 750, "\(last)")
+      #expect(fields["delivered"] == fields["written"], "\(last)")
+      #expect(fields["lost"] == 0, "\(last)")
+      // The lost answer and the crash each make the collector suppress one replay at least.
+      #expect((fields["duplicates_suppressed"] ?? 0) >= 2, "\(last)")
+      #expect(outcome.output.contains("records delivered twice:  0"))
+      #expect(outcome.output.contains("spool emptied:            true"))
       let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-      #expect(names == ["settings.json", "settings.json.corrupt-1", "settings.json.previous"])
-      let quarantined = try Data(
-        contentsOf: URL(fileURLWithPath: directory + "/settings.json.corrupt-1"))
-      #expect(quarantined.count == 55, "the damaged generation is kept whole")
+      #expect(names == ["collector", "spool"])
     }
+  }
+
+  /// The counts of the demo's last line, which must be exactly
+  /// `demo: written=W delivered=D duplicates_suppressed=S lost=L`.
+  static func demoFields(_ line: String) throws -> [String: Int] {
+    let parts = line.split(separator: " ")
+    try #require(parts.count == 5 && parts[0] == "demo:", "\(line)")
+    var fields: [String: Int] = [:]
+    for part in parts.dropFirst() {
+      let pair = part.split(separator: "=")
+      try #require(pair.count == 2, "\(line)")
+      fields[String(pair[0])] = Int(pair[1])
+    }
+    try #require(
+      Array(fields.keys).sorted() == ["delivered", "duplicates_suppressed", "lost", "written"]
+        && line.hasPrefix("demo: written="), "\(line)")
+    return fields
   }
 
   @Test(
@@ -66,7 +82,8 @@ struct StoicCommandTests {
       #expect(help.status == 0)
       #expect(help.output.contains("usage: stoic <command>"))
       for command in [
-        "inspect PATH", "verify PATH", "compact DIR", "events", "demo", "help [COMMAND]",
+        "inspect PATH", "verify PATH", "compact DIR", "events", "drain DIR", "demo",
+        "help [COMMAND]",
       ] {
         #expect(help.output.contains("  \(command) "), "\(command) in \(help.output)")
       }
@@ -83,7 +100,7 @@ struct StoicCommandTests {
 
   @Test(
     "help COMMAND and COMMAND --help show the command's arguments, options and exit statuses",
-    arguments: ["inspect", "verify", "compact", "events", "demo"])
+    arguments: ["inspect", "verify", "compact", "events", "drain", "demo"])
   func commandHelp(command: String) throws {
     let viaHelp = try StoicProcess.run(["help", command])
     let viaFlag = try StoicProcess.run([command, "--help"])

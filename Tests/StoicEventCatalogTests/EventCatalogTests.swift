@@ -1,4 +1,5 @@
 import Foundation
+import StoicForwarding
 import StoicSettings
 import StoicStore
 import StoicTelemetry
@@ -11,6 +12,7 @@ enum Layers {
     ("store.", StoreEvents.catalog),
     ("settings.", SettingsEvents.catalog),
     ("spool.", SpoolEvents.catalog),
+    ("forwarding.", ForwardingEvents.catalog),
   ]
 
   /// The union of every layer's catalog.

@@ -10,7 +10,7 @@ public struct ExitStatus: Sendable, Hashable, CustomStringConvertible {
   /// 0: done; for `verify`, nothing the library would refuse.
   public static let success = ExitStatus(0)
   /// 1: `verify` found damage (or a store the library refuses); `compact` refused a damaged
-  /// store; `demo` failed.
+  /// store; `demo` failed; `drain` had a batch refused permanently (parked).
   public static let damage = ExitStatus(1)
   /// 2: the store could not be read (or, for `compact`, written): an I/O or permission error.
   public static let unreadable = ExitStatus(2)
@@ -20,6 +20,9 @@ public struct ExitStatus: Sendable, Hashable, CustomStringConvertible {
   public static let noStore = ExitStatus(66)
   /// 69 (`EX_UNAVAILABLE`): a command that writes found the store held by another process.
   public static let held = ExitStatus(69)
+  /// 75 (`EX_TEMPFAIL`): `drain` stopped on a transient failure (the receiver unreachable or
+  /// asking to wait); nothing was lost, and running it again goes on where it stopped.
+  public static let tryLater = ExitStatus(75)
 
   /// The number.
   public var description: String { String(code) }

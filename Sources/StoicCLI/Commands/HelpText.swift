@@ -3,11 +3,16 @@ enum HelpText {
   /// The exit statuses, as every help page lists them.
   static let exitStatuses: [(ExitStatus, String)] = [
     (.success, "done; for verify, nothing the library would refuse"),
-    (.damage, "damage found (verify), a damaged store refused (compact), demo failed"),
+    (
+      .damage,
+      "damage found (verify), a damaged store refused (compact), demo failed, a batch parked "
+        + "(drain)"
+    ),
     (.unreadable, "the store could not be read (or written): permissions, I/O"),
     (.usage, "unknown command or option, missing or malformed argument"),
     (.noStore, "the path does not exist or is not a Stoic store"),
     (.held, "a command that writes found the store held by another process"),
+    (.tryLater, "drain stopped on a transient failure; run it again later"),
   ]
 
   /// `stoic help`: what the tool is, the commands, the exit statuses.

@@ -6,7 +6,7 @@ public enum StoicCommandLine {
   /// The commands, in the order help lists them.
   static let commands: [any StoicCommand.Type] = [
     InspectCommand.self, VerifyCommand.self, QueryCommand.self, TailCommand.self,
-    CompactCommand.self, EventsCommand.self, DemoCommand.self,
+    CompactCommand.self, EventsCommand.self, DrainCommand.self, DemoCommand.self,
   ]
 
   /// `stoic help [COMMAND]`.

@@ -1,3 +1,4 @@
+import StoicForwarding
 import StoicSettings
 public import StoicStore
 import StoicTelemetry
@@ -10,6 +11,7 @@ public enum StoicEventCatalog {
     StoreEvents.catalog,
     SettingsEvents.catalog,
     SpoolEvents.catalog,
+    ForwardingEvents.catalog,
   ]
 
   /// The union of ``layers``.

@@ -1,0 +1,87 @@
+import StoicForwarding
+
+/// The command line of `stoic-agent`.
+struct AgentArguments {
+  /// A command line that cannot be used; exits 64.
+  struct UsageError: Error {
+    var message: String
+  }
+
+  var spool = ""
+  var endpoint = ""
+  var logs = 1000
+  var metricsEvery: Duration = .seconds(1)
+  var exitWhenDrained = false
+  var batchRecords = 1000
+  var encoding = OTLPEncoding.protobuf
+  var gzip = true
+  var help = false
+
+  static let usage = """
+    usage: stoic-agent --spool DIR --endpoint URL [options]
+
+    An offline-first agent: logs N records (each with a unique seq attribute, 0…N−1 over the
+    spool's whole life, each exactly once however often it is killed and restarted), records
+    metrics, and forwards everything to an OTLP/HTTP endpoint, exactly once at a receiver that
+    dedupes by Idempotency-Key. Header fields come from STOIC_OTLP_HEADERS.
+
+      --spool DIR            the telemetry spool (created if missing; required)
+      --endpoint URL         the receiver's base URL, http://host:port (required)
+      --logs N               records over the spool's life (default 1000)
+      --metrics-every S      seconds between metrics samples (default 1)
+      --exit-when-drained    exit 0 once everything is acknowledged (2 if a batch is parked)
+      --batch-records N      records per batch (default 1000)
+      --encoding E           protobuf (default) or json
+      --no-gzip              send bodies uncompressed
+      --help                 this text
+    """
+
+  /// Parses `arguments` (without the program name).
+  static func parse(_ arguments: [String]) throws(UsageError) -> AgentArguments {
+    var result = AgentArguments()
+    var index = 0
+    func value(_ flag: String) throws(UsageError) -> String {
+      index += 1
+      guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
+      return arguments[index]
+    }
+    func count(_ flag: String) throws(UsageError) -> Int {
+      guard let number = Int(try value(flag)), number >= 0 else {
+        throw UsageError(message: "\(flag) needs a whole number")
+      }
+      return number
+    }
+    while index < arguments.count {
+      let flag = arguments[index]
+      switch flag {
+      case "--spool": result.spool = try value(flag)
+      case "--endpoint": result.endpoint = try value(flag)
+      case "--logs": result.logs = try count(flag)
+      case "--batch-records": result.batchRecords = max(try count(flag), 1)
+      case "--metrics-every":
+        guard let seconds = Double(try value(flag)), seconds > 0, seconds <= 86_400 else {
+          throw UsageError(message: "--metrics-every needs a number of seconds above 0")
+        }
+        result.metricsEvery = .milliseconds(Int64(seconds * 1000))
+      case "--exit-when-drained": result.exitWhenDrained = true
+      case "--encoding":
+        switch try value(flag) {
+        case "protobuf": result.encoding = .protobuf
+        case "json": result.encoding = .json
+        case let other: throw UsageError(message: "--encoding is protobuf or json, not '\(other)'")
+        }
+      case "--no-gzip": result.gzip = false
+      case "--help", "-h": result.help = true
+      default: throw UsageError(message: "unknown option '\(flag)'")
+      }
+      index += 1
+    }
+    if !result.help {
+      guard !result.spool.isEmpty else { throw UsageError(message: "--spool DIR is required") }
+      guard !result.endpoint.isEmpty else {
+        throw UsageError(message: "--endpoint URL is required")
+      }
+    }
+    return result
+  }
+}

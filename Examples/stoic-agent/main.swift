@@ -1,0 +1,83 @@
+import StoicForwarding
+import StoicStore
+import StoicTelemetry
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `stoic-agent`: an offline-first agent as an app would write one (see `AgentArguments.usage`).
+
+signal(SIGPIPE, SIG_IGN)
+
+let arguments: AgentArguments
+do {
+  arguments = try AgentArguments.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+  AgentOutput.error(error.message)
+  AgentOutput.error("run 'stoic-agent --help' for usage")
+  exit(64)
+}
+if arguments.help {
+  AgentOutput.line(AgentArguments.usage)
+  exit(0)
+}
+
+var configuration = OTLPExporterConfiguration(
+  endpoint: arguments.endpoint, encoding: arguments.encoding,
+  compression: arguments.gzip ? .gzip : .none, timeout: .seconds(10))
+let exporter: OTLPExporter
+do {
+  var environment: [String: String] = [:]
+  let variable = OTLPExporterConfiguration.headersEnvironmentVariable
+  if let value = getenv(variable) { environment[variable] = String(cString: value) }
+  try configuration.addHeaders(fromEnvironment: environment)
+  exporter = try OTLPExporter(configuration: configuration)
+} catch {
+  AgentOutput.error("\(error.message)")
+  exit(64)
+}
+
+var options = TelemetryOptions()
+options.metrics.flushInterval = nil
+let spool: TelemetrySpool
+do {
+  // A process started just before this one may still hold the spool's lock for a moment.
+  var attempts = 0
+  while true {
+    do throws(StoreError) {
+      spool = try TelemetrySpool.open(at: arguments.spool, options: options)
+      break
+    } catch  where error.code == .locked && attempts < 200 {
+      attempts += 1
+      usleep(25_000)
+    }
+  }
+} catch {
+  AgentOutput.error("cannot open the spool: \(error)")
+  exit(1)
+}
+
+var outbox = OutboxOptions()
+outbox.retryPolicy = RetryPolicy(
+  initialDelay: .milliseconds(100), maxDelay: .seconds(1), maxAttempts: 4, drainBudget: 20,
+  maxRetryAfter: .seconds(10))
+let forwarderOptions = ForwarderOptions(
+  maxRecords: arguments.batchRecords, resourceAttributes: [("service.name", "stoic-agent")],
+  outbox: outbox, interval: .milliseconds(200), initialBackoff: .milliseconds(200),
+  maximumBackoff: .seconds(2))
+
+let status: Int32
+do {
+  let forwarder = try await Forwarder.open(
+    spool: spool, exporter: exporter, options: forwarderOptions)
+  status = try await Agent(arguments: arguments, spool: spool, forwarder: forwarder).run()
+  try await forwarder.close()
+  try spool.close()
+} catch {
+  AgentOutput.error("\(error)")
+  exit(1)
+}
+exit(status)

@@ -1,0 +1,103 @@
+import StoicForwarding
+import StoicStore
+import StoicTelemetry
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `stoic drain DIR --to URL`: forwards what a telemetry spool holds to an OTLP/HTTP receiver,
+/// once, by hand, as the app's own forwarder would.
+enum DrainCommand: StoicCommand {
+  static let spec = CommandSpec(
+    name: "drain",
+    summary:
+      "Forward what a telemetry spool holds to an OTLP/HTTP endpoint, exactly as the app's "
+      + "forwarder would (writes; refused while the app holds the spool).",
+    arguments: [ArgumentSpec("DIR", help: "A telemetry spool's directory.")],
+    options: [
+      .value("to", valueName: "URL", help: "The receiver's base URL (http://host:4318)."),
+      .value(
+        "encoding", valueName: "ENCODING", help: "protobuf (the default) or json."),
+      .flag("no-gzip", help: "Send bodies uncompressed."),
+    ],
+    details: """
+      Batches go to URL/v1/logs and URL/v1/metrics with an Idempotency-Key derived from the
+      spool's identity and the batch's range, so a batch resent by the app or by a later drain
+      is recognised by a receiver that dedupes by key. Header fields (authentication) come from
+      the STOIC_OTLP_HEADERS environment variable (name=value,name2=value2, values
+      percent-encoded); they are never written anywhere. Batches refused permanently are parked
+      in the spool's forwarding/ folder (stoic inspect DIR/forwarding shows them).
+
+      exit status: 0 everything delivered, 1 a batch parked, 2 the spool could not be read or
+      written, 64 usage, 69 the spool is held by another process, 75 stopped on a transient
+      failure (the receiver unreachable or asking to wait): run it again later.
+      """)
+
+  @MainActor
+  static func run(_ command: ParsedCommand, console: Console) async throws -> ExitStatus {
+    guard let directory = command.argument(0) else {
+      throw UsageError("drain needs the spool's directory", command: "drain")
+    }
+    guard let url = command.value("to") else {
+      throw UsageError("drain needs --to URL", command: "drain")
+    }
+    let encoding: OTLPEncoding
+    switch command.value("encoding") ?? "protobuf" {
+    case "protobuf": encoding = .protobuf
+    case "json": encoding = .json
+    case let other:
+      throw UsageError("--encoding is protobuf or json, not '\(other)'", command: "drain")
+    }
+    var configuration = OTLPExporterConfiguration(
+      endpoint: url, encoding: encoding, compression: command.flag("no-gzip") ? .none : .gzip)
+    var environment: [String: String] = [:]
+    if let headers = getenv(OTLPExporterConfiguration.headersEnvironmentVariable) {
+      environment[OTLPExporterConfiguration.headersEnvironmentVariable] = String(cString: headers)
+    }
+    let exporter: OTLPExporter
+    do throws(ForwardingError) {
+      try configuration.addHeaders(fromEnvironment: environment)
+      exporter = try OTLPExporter(configuration: configuration)
+    } catch {
+      throw UsageError(error.message, command: "drain")
+    }
+    guard (try? PosixFileSystem().fileSize(Path.join(directory, "spool.id"))) ?? nil != nil
+    else {
+      throw CommandFailure(.noStore, "\(directory): not a telemetry spool (no spool.id)")
+    }
+    let spool: TelemetrySpool
+    do throws(StoreError) {
+      spool = try TelemetrySpool.open(at: directory)
+    } catch {
+      if error.code == .locked { throw CommandFailure(.held, "\(directory): \(error.message)") }
+      throw CommandFailure(.unreadable, "\(directory): \(error.message)")
+    }
+    defer { try? spool.close() }
+    let report: ForwardingReport
+    let parked: Int
+    do throws(StoreError) {
+      let forwarder = try await Forwarder.open(spool: spool, exporter: exporter)
+      report = try await forwarder.drain()
+      parked = await forwarder.parked.count
+      try await forwarder.close()
+    } catch {
+      if error.code == .locked { throw CommandFailure(.held, "\(directory): \(error.message)") }
+      throw CommandFailure(.unreadable, "\(directory): \(error.message)")
+    }
+    console.line(
+      "\(directory): \(report.batchesDelivered) batches delivered (\(report.logRecordsDelivered) "
+        + "log records, \(report.dataPointsDelivered) data points) in \(report.attempts) "
+        + "attempts; \(parked) parked")
+    if report.rejectedByReceiver > 0 {
+      console.line("  the receiver rejected \(report.rejectedByReceiver) items (partial success)")
+    }
+    if let reason = report.haltedBecause {
+      console.error("stoic drain: stopped: \(reason); run it again later")
+      return .tryLater
+    }
+    return parked > 0 ? .damage : .success
+  }
+}

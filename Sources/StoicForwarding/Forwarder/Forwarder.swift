@@ -1,0 +1,378 @@
+public import StoicStore
+public import StoicTelemetry
+
+/// Forwards a telemetry spool's logs and metrics to an OTLP/HTTP receiver, exactly once at a
+/// receiver that dedupes by `Idempotency-Key`, however often the app is killed, the network
+/// fails or the receiver restarts.
+///
+/// ```swift
+/// let spool = try TelemetrySpool.open(at: "/var/lib/app/telemetry")
+/// var configuration = OTLPExporterConfiguration(endpoint: "https://otlp.example.com:4318")
+/// try configuration.addHeaders(fromEnvironment: ProcessInfo.processInfo.environment)
+/// let forwarder = try await Forwarder.open(
+///   spool: spool, exporter: try OTLPExporter(configuration: configuration))
+/// await forwarder.start()          // in the background, with backoff
+/// // … or by hand: let report = try await forwarder.drain()
+/// ```
+///
+/// ## How a batch goes
+///
+/// 1. A batch is a range of one stream's sequences (``SpoolRange``), formed in order from the
+///    end of the previous one, up to ``ForwarderOptions/maxRecords`` records or
+///    ``ForwarderOptions/maxBytes`` bytes, over durable records only.
+/// 2. Its key is derived from the spool's identity and the range (``SpoolRange/key(spool:)``);
+///    the range (18 bytes, not the records) is recorded in the forwarder's ``Outbox`` under that
+///    key, durably, before the first send.
+/// 3. It is read back from the spool, encoded as OTLP and sent with `Idempotency-Key`. The
+///    outbox classifies the answer: 2xx delivered; 408, 425, 429, 5xx and network errors
+///    retried with backoff (honouring `Retry-After`); other 4xx parked, and the rest go on; an
+///    OTLP partial success is delivered and its rejected count reported.
+/// 4. Once acknowledged in the outbox, the batch's records leave the spool
+///    (`dropThrough`), unless an older batch of the stream is still pending or parked: a
+///    parked batch keeps its records until it is requeued or discarded (the spool's quota
+///    still applies).
+///
+/// After a crash anywhere in this, the next drain resends a pending batch under its key with
+/// the same body; a batch whose outbox entry never became durable is formed again from the same
+/// first sequence, to the same range; a batch acknowledged whose records had not left the spool
+/// yet is recognised by its key (the outbox remembers delivered keys) and released without a
+/// send.
+///
+/// ## Where it keeps its state
+///
+/// The outbox lives in the spool's directory, in `forwarding/`. Header values (credentials)
+/// live only in the exporter's configuration: never on disk, in an event or in a log.
+///
+/// ## Concurrency
+///
+/// An actor; blocking work runs off Swift's cooperative pool: the outbox on its own
+/// ``StoicStore/BlockingExecutor``, the spool's reads and syncs on the forwarder's. The log
+/// path never waits for the forwarder.
+public actor Forwarder {
+  /// The spool forwarded.
+  public nonisolated let spool: TelemetrySpool
+  /// The batches, as ranges, with their keys and states.
+  public nonisolated let outbox: Outbox<SpoolRange>
+  /// How batches are encoded and sent.
+  public nonisolated let exporter: OTLPExporter
+  /// The options it was opened with.
+  public nonisolated let options: ForwarderOptions
+  let source: SpoolBatchSource
+  let events: EventSink
+  let reader: BlockingExecutor
+  let sending: SleepingLock<ForwardingReport>
+  /// The next sequence each stream's batches are formed from.
+  var cursors: [SpoolStream: UInt64] = [:]
+  /// Streams whose next batch may have been delivered before a restart.
+  var probing: Set<SpoolStream> = Set(SpoolStream.allCases)
+  /// Parked keys already reported.
+  var parkedKeys: Set<String> = []
+  var draining = false
+  var loop: Task<Void, Never>?
+  /// What every drain since open did.
+  public private(set) var totals = ForwardingReport()
+
+  /// The name of the outbox's folder in the spool's directory.
+  public static let outboxFolder = "forwarding"
+
+  init(
+    spool: TelemetrySpool, outbox: Outbox<SpoolRange>, exporter: OTLPExporter,
+    options: ForwarderOptions, events: EventSink
+  ) {
+    self.spool = spool
+    self.outbox = outbox
+    self.exporter = exporter
+    self.options = options
+    self.events = events
+    source = SpoolBatchSource(spool: spool, options: options)
+    reader = BlockingExecutor()
+    sending = SleepingLock(ForwardingReport())
+  }
+
+  /// Opens the forwarder of `spool`: its outbox (in `forwarding/` in the spool's directory) is
+  /// opened and recovered on the outbox's own thread.
+  ///
+  /// - Parameters:
+  ///   - spool: The open spool to forward.
+  ///   - exporter: Where and how batches are sent (endpoint, encoding, compression, headers).
+  ///   - options: Batch limits, resource, retry and backoff.
+  ///   - fileSystem: The door to the disk for the outbox; the real disk by default.
+  ///   - events: Where the forwarder's and its outbox's events go. Never the spool itself:
+  ///     a forwarder that wrote into what it forwards would never be drained.
+  /// - Throws: The outbox's errors (``StoreError/Code/locked`` when another forwarder holds
+  ///   it).
+  public static func open(
+    spool: TelemetrySpool, exporter: OTLPExporter, options: ForwarderOptions = ForwarderOptions(),
+    fileSystem: any FileSystem = PosixFileSystem(), events: EventSink = .discard
+  ) async throws(StoreError) -> Forwarder {
+    let outbox = try await Outbox.open(
+      directory: Path.join(spool.directory, outboxFolder), fileSystem: fileSystem,
+      codec: SpoolRangeFormat.codec, options: options.outbox, events: events)
+    let forwarder = Forwarder(
+      spool: spool, outbox: outbox, exporter: exporter, options: options, events: events)
+    await forwarder.recoverCursors()
+    return forwarder
+  }
+
+  /// Each stream's cursor: after its low-water mark and after every batch the outbox holds.
+  func recoverCursors() async {
+    let held = await outbox.pending + outbox.parked
+    parkedKeys = Set(await outbox.parked.map(\.key))
+    for stream in SpoolStream.allCases {
+      var cursor = source.lowWaterMark(stream) + 1
+      for entry in held where entry.item.stream == stream {
+        cursor = max(cursor, entry.item.last + 1)
+      }
+      cursors[stream] = cursor
+    }
+  }
+
+  /// Batches waiting to be sent, in order.
+  public var pending: [OutboxEntry<SpoolRange>] { get async { await outbox.pending } }
+
+  /// Batches parked after a permanent refusal, with their last error.
+  public var parked: [OutboxEntry<SpoolRange>] { get async { await outbox.parked } }
+
+  /// Forms and sends batches until every durable record has been delivered (or parked), or a
+  /// transient failure ends the drain (the report's ``ForwardingReport/haltedBecause``).
+  /// A drain started while another runs returns at once.
+  ///
+  /// - Returns: What this drain did.
+  /// - Throws: ``StoreError`` when the outbox or the spool cannot be written or read; nothing
+  ///   acknowledged is lost, and the next drain goes on from where this one stopped.
+  @discardableResult
+  public func drain() async throws(StoreError) -> ForwardingReport {
+    var report = ForwardingReport()
+    guard !draining else {
+      report.haltedBecause = "a drain is already running"
+      return report
+    }
+    draining = true
+    defer { draining = false }
+    do throws(StoreError) {
+      try await drainRounds(&report)
+    } catch {
+      totals.add(report)
+      throw error
+    }
+    totals.add(report)
+    return report
+  }
+
+  private func drainRounds(_ report: inout ForwardingReport) async throws(StoreError) {
+    try await discardLost(&report)
+    while true {
+      let formed = try await formBatches(&report)
+      let pending = await outbox.pending.count
+      if pending == 0 {
+        try await release(&report)
+        if formed == 0 { return }
+        continue
+      }
+      sending.withLock { $0 = ForwardingReport() }
+      let drained = try await outbox.deliverPending(batch: .single) { [self] batch in
+        try await send(batch)
+      }
+      report.add(sending.withLock { $0 })
+      report.rejectedByReceiver += drained.rejectedByReceiver
+      report.haltedBecause = drained.haltedBecause
+      report.retryNotBefore = drained.retryNotBefore
+      try await reportParked(&report)
+      try await release(&report)
+      if drained.haltedBecause != nil { return }
+    }
+  }
+
+  /// Discards pending batches whose records all left the spool through its retention.
+  private func discardLost(_ report: inout ForwardingReport) async throws(StoreError) {
+    for entry in await outbox.pending
+    where entry.item.last <= source.lowWaterMark(entry.item.stream) {
+      try await outbox.discard(entry.key)
+      report.batchesLost += 1
+      events.emit(
+        ForwardingEvents.batchLost, [("key", entry.key), ("range", entry.item.description)])
+    }
+    for stream in SpoolStream.allCases {
+      cursors[stream] = max(cursors[stream] ?? 1, source.lowWaterMark(stream) + 1)
+    }
+  }
+
+  /// Forms up to ``ForwarderOptions/lookahead`` batches per stream and records them in the
+  /// outbox; returns how many.
+  private func formBatches(_ report: inout ForwardingReport) async throws(StoreError) -> Int {
+    var formed = 0
+    for stream in SpoolStream.allCases {
+      var count = 0
+      while count < options.lookahead {
+        let start = cursors[stream] ?? 1
+        let source = self.source
+        guard
+          let range = try await reader.run({ () throws(StoreError) in
+            try source.formBatch(stream, from: start)
+          })
+        else { break }
+        if probing.contains(stream) {
+          if let delivered = await deliveredBefore(range) {
+            report.batchesFoundDelivered += 1
+            events.emit(
+              ForwardingEvents.batchFoundDelivered,
+              [("key", delivered.key(spool: spool.identity)), ("range", delivered.description)])
+            cursors[stream] = delivered.last + 1
+            continue
+          }
+          probing.remove(stream)
+        }
+        let key = range.key(spool: spool.identity)
+        if try await outbox.enqueue(range, key: key) {
+          report.batchesFormed += 1
+          count += 1
+        }
+        cursors[stream] = range.last + 1
+      }
+      formed += count
+    }
+    return formed
+  }
+
+  /// A batch starting where `range` starts, up to its end, that the outbox remembers as
+  /// delivered: one formed before a restart, acknowledged, whose records had not left the spool.
+  private func deliveredBefore(_ range: SpoolRange) async -> SpoolRange? {
+    var last = range.last
+    while last >= range.first {
+      let candidate = SpoolRange(stream: range.stream, first: range.first, last: last)
+      if await outbox.state(of: candidate.key(spool: spool.identity)) == .delivered {
+        return candidate
+      }
+      if last == range.first { break }
+      last -= 1
+    }
+    return nil
+  }
+
+  /// Sends one batch; runs on the global executor, reading the spool on the forwarder's thread.
+  private nonisolated func send(_ batch: OutboxBatch<SpoolRange>) async throws -> DeliveryResponse {
+    guard let range = batch.entries.first?.item else { return .http(status: 200) }
+    let source = self.source
+    let response: DeliveryResponse
+    let records: Int
+    let unreadable: Int
+    switch range.stream {
+    case .logs:
+      let read = try await reader.run { () throws(StoreError) in try source.logsRequest(range) }
+      records = read.records
+      unreadable = read.unreadable
+      response = try await exporter.export(read.request, idempotencyKey: batch.key)
+    case .metrics:
+      let read = try await reader.run { () throws(StoreError) in try source.metricsRequest(range) }
+      records = read.points
+      unreadable = read.unreadable
+      response = try await exporter.export(read.request, idempotencyKey: batch.key)
+    }
+    let classification = options.outbox.classifier.classify(
+      response, nowMilliseconds: options.outbox.clock.now())
+    sending.withLock { report in
+      report.attempts += 1
+      guard case .delivered = classification else { return }
+      report.batchesDelivered += 1
+      report.unreadableRecords += unreadable
+      if range.stream == .logs {
+        report.logRecordsDelivered += records
+      } else {
+        report.dataPointsDelivered += records
+      }
+    }
+    if unreadable > 0, case .delivered = classification {
+      events.emit(
+        ForwardingEvents.recordsUnreadable, [("key", batch.key), ("count", String(unreadable))])
+    }
+    if case .partialSuccess(let rejected, let message) = response, rejected > 0 {
+      events.emit(
+        ForwardingEvents.recordsRejected,
+        [("key", batch.key), ("rejected", String(rejected)), ("message", message)])
+    }
+    return response
+  }
+
+  /// Reports batches parked since the last look.
+  private func reportParked(_ report: inout ForwardingReport) async throws(StoreError) {
+    for entry in await outbox.parked where !parkedKeys.contains(entry.key) {
+      parkedKeys.insert(entry.key)
+      report.batchesParked += 1
+      events.emit(
+        ForwardingEvents.batchParked,
+        [
+          ("key", entry.key), ("range", entry.item.description),
+          ("reason", entry.lastError ?? "refused"),
+        ])
+    }
+  }
+
+  /// Lets each stream's acknowledged records leave the spool: everything before its oldest
+  /// batch still pending or parked, or everything formed when there is none.
+  private func release(_ report: inout ForwardingReport) async throws(StoreError) {
+    let held = await outbox.pending + outbox.parked
+    for stream in SpoolStream.allCases {
+      var through = (cursors[stream] ?? 1) - 1
+      for entry in held where entry.item.stream == stream {
+        through = min(through, entry.item.first - 1)
+      }
+      let low = source.lowWaterMark(stream)
+      guard through > low, through <= source.lastSequence(stream) else { continue }
+      let source = self.source
+      let mark = through
+      try await reader.run { () throws(StoreError) in try source.release(stream, through: mark) }
+      report.recordsReleased += through - low
+    }
+  }
+
+  /// Starts draining in the background: a drain every ``ForwarderOptions/interval`` while all
+  /// goes well; after a drain that could not finish, waits with exponential backoff and jitter
+  /// (or until the receiver's `Retry-After`), then tries again. Does nothing if running.
+  public func start() {
+    guard loop == nil else { return }
+    loop = Task { await self.runLoop() }
+  }
+
+  /// Stops the background loop and waits for the drain in progress to finish.
+  public func stop() async {
+    let running = loop
+    loop = nil
+    running?.cancel()
+    await running?.value
+  }
+
+  private func runLoop() async {
+    var failures = 0
+    while !Task.isCancelled {
+      var wait = options.interval
+      do throws(StoreError) {
+        let report = try await drain()
+        if let reason = report.haltedBecause {
+          failures += 1
+          wait = options.backoff(afterFailures: failures, random: Double.random(in: 0...1))
+          if let notBefore = report.retryNotBefore {
+            let asked = notBefore - options.outbox.clock.now()
+            if asked > 0 { wait = max(wait, .milliseconds(asked)) }
+          }
+          events.emit(ForwardingEvents.drainHalted, [("reason", reason), ("retryIn", "\(wait)")])
+        } else {
+          failures = 0
+        }
+      } catch {
+        failures += 1
+        wait = options.backoff(afterFailures: failures, random: Double.random(in: 0...1))
+        events.emit(
+          ForwardingEvents.drainHalted, [("reason", error.description), ("retryIn", "\(wait)")])
+      }
+      try? await Task.sleep(for: wait)
+    }
+  }
+
+  /// Stops the background loop and closes the outbox (the spool stays open: it is the app's).
+  ///
+  /// - Throws: The outbox's error.
+  public func close() async throws(StoreError) {
+    await stop()
+    try await outbox.close()
+  }
+}

@@ -1,0 +1,56 @@
+public import StoicStore
+
+/// How a ``Forwarder`` forms batches, describes its app, retries and waits.
+public struct ForwarderOptions: Sendable {
+  /// At most this many records (log records, or metric samples) per batch.
+  public var maxRecords: Int
+  /// At most this many spooled bytes per batch (a record larger than this alone still goes, in
+  /// a batch of its own).
+  public var maxBytes: Int
+  /// How many batches per stream are formed (and recorded in the outbox) ahead of sending.
+  public var lookahead: Int
+  /// Resource attributes (`service.name`, `service.version`, …) sent with every batch. The
+  /// spool's identity is added as `service.instance.id` unless given here.
+  public var resourceAttributes: [(String, String)]
+  /// The instrumentation scope's name in every batch.
+  public var scopeName: String
+  /// The outbox's options: the retry policy within one drain, the clock, the randomness.
+  public var outbox: OutboxOptions
+  /// How long the background loop waits between drains while all goes well.
+  public var interval: Duration
+  /// The first wait of the background loop after a drain that could not finish (the endpoint
+  /// unreachable, refusing, or asking to wait); doubled after each further one, with jitter.
+  public var initialBackoff: Duration
+  /// The longest wait of the background loop.
+  public var maximumBackoff: Duration
+
+  /// Creates options: batches of up to 1,000 records or 1 MiB, 8 formed ahead per stream,
+  /// `service.name` `stoic`, a drain a second, backoff from 1 s up to a minute.
+  public init(
+    maxRecords: Int = 1000, maxBytes: Int = 1 << 20, lookahead: Int = 8,
+    resourceAttributes: [(String, String)] = [("service.name", "stoic")],
+    scopeName: String = "stoic", outbox: OutboxOptions = OutboxOptions(),
+    interval: Duration = .seconds(1), initialBackoff: Duration = .seconds(1),
+    maximumBackoff: Duration = .seconds(60)
+  ) {
+    self.maxRecords = max(maxRecords, 1)
+    self.maxBytes = max(maxBytes, 1)
+    self.lookahead = max(lookahead, 1)
+    self.resourceAttributes = resourceAttributes
+    self.scopeName = scopeName
+    self.outbox = outbox
+    self.interval = interval
+    self.initialBackoff = initialBackoff
+    self.maximumBackoff = maximumBackoff
+  }
+
+  /// The background loop's wait after `failures` drains in a row that could not finish:
+  /// uniform in `[ceiling / 2, ceiling]` with `ceiling = min(maximumBackoff, initialBackoff ·
+  /// 2^(failures − 1))`, where `random` is uniform in 0…1.
+  public func backoff(afterFailures failures: Int, random: Double) -> Duration {
+    let ceiling = RetryPolicy(initialDelay: initialBackoff, maxDelay: maximumBackoff)
+      .ceiling(beforeRetry: max(failures, 1))
+    let fraction = 0.5 + 0.5 * min(max(random, 0), 1)
+    return ceiling * fraction
+  }
+}

@@ -1,0 +1,59 @@
+public import StoicStore
+
+/// The events of the forwarding layer. Every name starts with `forwarding.`; ``catalog``
+/// lists them. None carries a header value or a record's content.
+public enum ForwardingEvents {
+  /// A batch was refused permanently (a 4xx other than 408, 425, 429): parked with its records.
+  public static let batchParked = EventDefinition(
+    "forwarding.batch_parked", level: .error,
+    summary:
+      "The receiver refused a batch permanently; it is parked with its records (shown by "
+      + "`stoic inspect` on the spool's `forwarding` folder) and the rest go on.",
+    fields: ["key", "range", "reason"])
+
+  /// The receiver accepted a batch but rejected some of its items (OTLP partial success).
+  public static let recordsRejected = EventDefinition(
+    "forwarding.records_rejected", level: .warning,
+    summary:
+      "The receiver accepted a batch but rejected `rejected` of its items (OTLP partial "
+      + "success); the batch is not sent again.",
+    fields: ["key", "rejected", "message"])
+
+  /// A batch's records left the spool (its quota or age limit) before they could be sent.
+  public static let batchLost = EventDefinition(
+    "forwarding.batch_lost", level: .warning,
+    summary:
+      "A batch's records left the spool through its quota or age limit before they were sent "
+      + "(the spool counts them as dropped); the batch is discarded.",
+    fields: ["key", "range"])
+
+  /// A batch delivered before a restart was found by its key and released without a send.
+  public static let batchFoundDelivered = EventDefinition(
+    "forwarding.batch_found_delivered", level: .info,
+    summary:
+      "A batch acknowledged before a restart (its records still in the spool) was recognised "
+      + "by its key and released without being sent again.",
+    fields: ["key", "range"])
+
+  /// Records this build could not decode were met in a batch.
+  public static let recordsUnreadable = EventDefinition(
+    "forwarding.records_unreadable", level: .warning,
+    summary:
+      "A batch held records this build cannot decode: log records go as opaque bytes with "
+      + "`stoic.unreadable`, metrics records are skipped and counted.",
+    fields: ["key", "count"])
+
+  /// A drain could not finish: the endpoint unreachable, refusing for now, or a disk error.
+  public static let drainHalted = EventDefinition(
+    "forwarding.drain_halted", level: .info,
+    summary:
+      "A drain stopped before the end (`reason`); the background loop tries again after "
+      + "`retryIn`.",
+    fields: ["reason", "retryIn"])
+
+  /// Every event of this layer.
+  public static let catalog = EventCatalog([
+    batchParked, recordsRejected, batchLost, batchFoundDelivered, recordsUnreadable,
+    drainHalted,
+  ])
+}

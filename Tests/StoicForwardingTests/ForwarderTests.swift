@@ -48,6 +48,26 @@ struct ForwarderTests {
     try spool.close()
   }
 
+  @Test("a drain reports its progress after each round, growing to what it returns")
+  func drainProgress() async throws {
+    let disk = SimulatedFileSystem()
+    let spool = try Fixture.openSpool(disk)
+    for index in 0..<60 { Fixture.log(spool, index) }
+    try spool.flush()
+    let forwarder = try await Fixture.open(spool, FakeReceiver(), disk: disk)
+    let seen = SleepingLock<[Int]>([])
+    let report = try await forwarder.drain { done in
+      seen.withLock { $0.append(done.logRecordsDelivered) }
+    }
+    let delivered = seen.withLock { $0 }
+    #expect(delivered.count > 1, "one report per round: \(delivered)")
+    #expect(delivered == delivered.sorted())
+    #expect(delivered.last == report.logRecordsDelivered)
+    #expect(report.logRecordsDelivered == spool.logs.lastSequence.asInt)
+    try await forwarder.close()
+    try spool.close()
+  }
+
   @Test("resource, scope, severity, attributes and sorted metadata in the body")
   func bodyShape() async throws {
     try await Fixture.run(records: 2...2, script: []) { spool, receiver, forwarder in

@@ -24,6 +24,8 @@ enum DrainCommand: StoicCommand {
       .flag("no-gzip", help: "Send bodies uncompressed."),
     ],
     details: """
+      On a terminal a progress line shows the batches delivered so far.
+
       Batches go to URL/v1/logs and URL/v1/metrics with an Idempotency-Key derived from the
       spool's identity and the batch's range, so a batch resent by the app or by a later drain
       is recognised by a receiver that dedupes by key. Header fields (authentication) come from
@@ -80,7 +82,13 @@ enum DrainCommand: StoicCommand {
     let parked: Int
     do throws(StoreError) {
       let forwarder = try await Forwarder.open(spool: spool, exporter: exporter)
-      report = try await forwarder.drain()
+      let line = console.progress
+      report = try await forwarder.drain { done in
+        line.update(
+          "\(done.batchesDelivered) batches delivered (\(done.logRecordsDelivered) log records, "
+            + "\(done.dataPointsDelivered) data points), \(done.attempts) attempts")
+      }
+      line.clear()
       parked = await forwarder.parked.count
       try await forwarder.close()
     } catch {

@@ -137,11 +137,15 @@ public actor Forwarder {
   /// transient failure ends the drain (the report's ``ForwardingReport/haltedBecause``).
   /// A drain started while another runs returns at once.
   ///
+  /// - Parameter progress: Called with what the drain has done so far after each round of
+  ///   batches (for a progress line); never on the log path.
   /// - Returns: What this drain did.
   /// - Throws: ``StoreError`` when the outbox or the spool cannot be written or read; nothing
   ///   acknowledged is lost, and the next drain goes on from where this one stopped.
   @discardableResult
-  public func drain() async throws(StoreError) -> ForwardingReport {
+  public func drain(
+    progress: (@Sendable (ForwardingReport) -> Void)? = nil
+  ) async throws(StoreError) -> ForwardingReport {
     var report = ForwardingReport()
     guard !draining else {
       report.haltedBecause = "a drain is already running"
@@ -150,7 +154,7 @@ public actor Forwarder {
     draining = true
     defer { draining = false }
     do throws(StoreError) {
-      try await drainRounds(&report)
+      try await drainRounds(&report, progress: progress)
     } catch {
       totals.add(report)
       throw error
@@ -159,7 +163,9 @@ public actor Forwarder {
     return report
   }
 
-  private func drainRounds(_ report: inout ForwardingReport) async throws(StoreError) {
+  private func drainRounds(
+    _ report: inout ForwardingReport, progress: (@Sendable (ForwardingReport) -> Void)?
+  ) async throws(StoreError) {
     try await discardLost(&report)
     while true {
       let formed = try await formBatches(&report)
@@ -179,6 +185,7 @@ public actor Forwarder {
       report.retryNotBefore = drained.retryNotBefore
       try await reportParked(&report)
       try await release(&report)
+      progress?(report)
       if drained.haltedBecause != nil { return }
     }
   }

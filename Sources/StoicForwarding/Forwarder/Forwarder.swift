@@ -21,7 +21,7 @@ public import StoicTelemetry
 ///    end of the previous one, up to ``ForwarderOptions/maxRecords`` records or
 ///    ``ForwarderOptions/maxBytes`` bytes, over durable records only.
 /// 2. Its key is derived from the spool's identity and the range (``SpoolRange/key(spool:)``);
-///    the range (18 bytes, not the records) is recorded in the forwarder's ``Outbox`` under that
+///    the range (18 bytes, not the records) is recorded in the forwarder's `Outbox` under that
 ///    key, durably, before the first send.
 /// 3. It is read back from the spool, encoded as OTLP and sent with `Idempotency-Key`. The
 ///    outbox classifies the answer: 2xx delivered; 408, 425, 429, 5xx and network errors
@@ -46,7 +46,7 @@ public import StoicTelemetry
 /// ## Concurrency
 ///
 /// An actor; blocking work runs off Swift's cooperative pool: the outbox on its own
-/// ``StoicStore/BlockingExecutor``, the spool's reads and syncs on the forwarder's. The log
+/// `StoicStore/BlockingExecutor`, the spool's reads and syncs on the forwarder's. The log
 /// path never waits for the forwarder.
 public actor Forwarder {
   /// The spool forwarded.
@@ -99,7 +99,7 @@ public actor Forwarder {
   ///   - fileSystem: The door to the disk for the outbox; the real disk by default.
   ///   - events: Where the forwarder's and its outbox's events go. Never the spool itself:
   ///     a forwarder that wrote into what it forwards would never be drained.
-  /// - Throws: The outbox's errors (``StoreError/Code/locked`` when another forwarder holds
+  /// - Throws: The outbox's errors (`StoreError/Code/locked` when another forwarder holds
   ///   it).
   public static func open(
     spool: TelemetrySpool, exporter: OTLPExporter, options: ForwarderOptions = ForwarderOptions(),
@@ -140,7 +140,7 @@ public actor Forwarder {
   /// - Parameter progress: Called with what the drain has done so far after each round of
   ///   batches (for a progress line); never on the log path.
   /// - Returns: What this drain did.
-  /// - Throws: ``StoreError`` when the outbox or the spool cannot be written or read; nothing
+  /// - Throws: `StoreError` when the outbox or the spool cannot be written or read; nothing
   ///   acknowledged is lost, and the next drain goes on from where this one stopped.
   @discardableResult
   public func drain(

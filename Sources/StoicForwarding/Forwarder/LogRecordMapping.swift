@@ -1,6 +1,6 @@
 public import StoicTelemetry
 
-/// How a spooled ``StoicTelemetry/LogRecord`` becomes an OTLP log record: the same record
+/// How a spooled `StoicTelemetry/LogRecord` becomes an OTLP log record: the same record
 /// always gives the same OTLP record (metadata sorted by key), so a batch re-formed after a
 /// restart has the same body.
 ///

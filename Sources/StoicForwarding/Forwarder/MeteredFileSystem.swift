@@ -1,6 +1,6 @@
 public import StoicStore
 
-/// A ``StoicStore/FileSystem`` that passes every call to another and counts what is written
+/// A `StoicStore/FileSystem` that passes every call to another and counts what is written
 /// through it: the bytes of positional and mapped writes, and the syncs. Hand it to a spool or
 /// a ``Forwarder`` (or both) to measure what forwarding costs the disk, as bytes written per
 /// forwarded record against the record's spooled size.

@@ -2,7 +2,7 @@ public import StoicStore
 public import StoicTelemetry
 
 /// Forms batches over a spool's records and reads them back as OTLP requests. Every method
-/// blocks on the disk: the ``Forwarder`` calls them on a ``StoicStore/BlockingExecutor``.
+/// blocks on the disk: the ``Forwarder`` calls them on a `StoicStore/BlockingExecutor`.
 ///
 /// Formation is deterministic: from a given first sequence, a batch takes records in order
 /// until the next one would pass ``ForwarderOptions/maxRecords`` or

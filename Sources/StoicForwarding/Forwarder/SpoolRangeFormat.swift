@@ -38,7 +38,7 @@ public enum SpoolRangeFormat {
 
   /// The range `bytes` hold.
   ///
-  /// - Throws: ``StoreError/Code/unsupported`` for another version, ``StoreError/Code/corrupt``
+  /// - Throws: `StoreError/Code/unsupported` for another version, `StoreError/Code/corrupt`
   ///   for a wrong size, an unknown stream or a range whose last sequence is before its first.
   public static func decode(_ bytes: [UInt8]) throws(StoreError) -> SpoolRange {
     guard bytes.count == size else {

@@ -25,7 +25,7 @@ extension LogQuery {
   ///   - progress: Called after each segment with the statistics so far.
   ///   - body: Called with each matching record; returning `false` ends the query.
   /// - Returns: What the query read and skipped.
-  /// - Throws: The journal's errors (``StoreError/Code/closed``, the file system's), other
+  /// - Throws: The journal's errors (`StoreError/Code/closed`, the file system's), other
   ///   than damage to a segment.
   @discardableResult
   public func run(
@@ -110,17 +110,21 @@ extension LogQuery {
   /// no background work), runs ``run(on:summaries:progress:_:)`` and closes it.
   ///
   /// The journal is opened by the library's own open: on the real disk it takes the
-  /// journal's lock (refused with ``StoreError/Code/locked`` while another process owns the
+  /// journal's lock (refused with `StoreError/Code/locked` while another process owns the
   /// spool) and recovers it (a torn tail is cut). The `stoic` tool passes a copy-on-write
   /// view instead, which reads a spool another process holds without the lock and without
   /// writing.
   ///
   /// - Parameters:
+  ///   - root: The telemetry spool's directory.
+  ///   - fileSystem: The file system the spool is read through.
   ///   - maxRecordSize: The largest record the spool's writer allows
   ///     (``LogSpoolOptions/maxRecordSize``).
   ///   - summaries: Where segment summaries are kept (usually
   ///     ``SegmentSummaryStore/directory(ofSpool:)`` on the real disk), or `nil`.
-  /// - Throws: As ``Journal/open(directory:fileSystem:options:events:)`` and
+  ///   - progress: Called now and then with what the query has read so far.
+  ///   - body: Called with each matching record, oldest first; returning `false` ends the query.
+  /// - Throws: As `Journal/open(directory:fileSystem:options:events:)` and
   ///   ``run(on:summaries:progress:_:)``.
   @discardableResult
   public func run(
@@ -164,7 +168,7 @@ extension LogQuery {
 extension LogSpool {
   /// Runs `query` over the spool's records (see ``LogQuery/run(on:summaries:progress:_:)``).
   ///
-  /// - Throws: ``StoreError/Code/closed`` after ``close()``; as
+  /// - Throws: `StoreError/Code/closed` after ``close()``; as
   ///   ``LogQuery/run(on:summaries:progress:_:)``.
   @discardableResult
   public func query(

@@ -10,7 +10,9 @@ public enum LogQueryTime {
   /// - A time ago: a whole number and a unit, `s`, `m`, `h`, `d` or `w` (`90s`, `30m`, `2h`,
   ///   `1d`, `1w`): `now` less that span.
   ///
-  /// - Parameter now: The time a relative span counts back from, in nanoseconds since 1970.
+  /// - Parameters:
+  ///   - text: The time as written on a command line.
+  ///   - now: The time a relative span counts back from, in nanoseconds since 1970.
   /// - Throws: ``LogQueryError/malformedTime(_:)`` for anything else, an impossible date, or a
   ///   time outside the years 1 to 9999 or ±292 years of 1970.
   public static func parse(_ text: String, now: Int64) throws(LogQueryError) -> Int64 {

@@ -7,7 +7,7 @@ public import StoicStore
 ///
 /// Summaries are derived data, written by the queries that read a segment whole:
 ///
-/// - Each is written atomically and durably (``AtomicFile``: a temporary, synced, renamed
+/// - Each is written atomically and durably (`AtomicFile`: a temporary, synced, renamed
 ///   into place, the directory synced): a crash leaves the old file, the new, or none.
 /// - One that is missing, fails its checksum, or covers another range than its segment now
 ///   holds is not used; the next query that reads the segment whole replaces it.
@@ -31,8 +31,11 @@ public struct SegmentSummaryStore: Sendable {
 
   /// Summaries in `directory` (created when the first is written).
   ///
-  /// - Parameter writable: Whether queries may write and remove summaries; `false` only
-  ///   reads the ones there.
+  /// - Parameters:
+  ///   - directory: The folder that holds the summaries.
+  ///   - fileSystem: The file system they are read and written through.
+  ///   - writable: Whether queries may write and remove summaries; `false` only reads the
+  ///     ones there.
   public init(
     directory: String, fileSystem: any FileSystem = PosixFileSystem(), writable: Bool = true
   ) {

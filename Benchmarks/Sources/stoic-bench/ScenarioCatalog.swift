@@ -3,6 +3,7 @@ enum ScenarioCatalog {
   static let scenarios: [any Scenario] =
     [LogCallScenario(), GroupCommitScenario(), ConcurrentDurableScenario()]
     + ReplayScenario.all + [CompactionScenario(), BacklogScenario()]
+    + [LogRecordScenario(), LogDurableScenario(), MetricIncrementScenario()]
 
   /// Scenarios of the issue that need layers that do not exist yet: reported, never measured.
   static let unavailable: [(id: String, reason: String)] = [

@@ -52,19 +52,19 @@ struct DurableRun {
     return Double(perThread.count * threads) / seconds
   }
 
-  /// The median time of one `fdatasync` after appending a 200-byte record (`pwrite` at the end
-  /// of a new file), over `records` records, in nanoseconds.
-  static func medianFdatasync(records: Int, in directory: String) throws -> Double {
+  /// The time of one `fdatasync` after appending a 200-byte record (`pwrite` at the end of a
+  /// new file), over `records` records, in nanoseconds.
+  static func fdatasyncLatencies(records: Int, in directory: String) throws -> LatencyPercentiles {
     let file = try RawFile.create(directory + "/fdatasync.dat")
     defer { file.close() }
     let payload = [UInt8](repeating: 0x61, count: 200)
-    var times: [Double] = []
+    var times: [UInt64] = []
     for index in 0..<records {
       try file.pwrite(payload, at: index * payload.count)
       let start = MonotonicClock.now()
       try file.fdatasync()
-      times.append(Double(MonotonicClock.now() - start))
+      times.append(MonotonicClock.now() - start)
     }
-    return Summary(times).median
+    return LatencyPercentiles(latencies: times)
   }
 }

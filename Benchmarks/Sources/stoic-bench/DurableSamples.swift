@@ -15,7 +15,7 @@ struct DurableSamples {
   /// `fdatasync` of the same runs, each with its target.
   func results(
     scenario: String, threads: Int, label: String, metricSuffix: String, title: String,
-    peers: [BenchResult.Peer], fdatasync: Summary
+    peers: [BenchResult.Peer], fdatasync runs: [LatencyPercentiles]
   ) -> [BenchResult] {
     var rate = BenchResult(
       scenario: scenario, metric: "throughput" + metricSuffix, unit: "records/s", title: title,
@@ -37,12 +37,19 @@ struct DurableSamples {
         threshold: 0.9 * Double(threads), comparison: .atLeast, unit: "")
     ]
     let percentiles = LatencyPercentiles.median(of: latencies)
+    let fdatasync = Summary(runs.map(\.p50))
+    let fdatasyncTail = LatencyPercentiles.median(of: runs)
     var latency = BenchResult(
       scenario: scenario, metric: "latency" + metricSuffix, unit: "ns", title: title,
       stoic: Summary(latencies.map(\.p99)))
     latency.latency = percentiles
     latency.peers = [.init(name: "fdatasync-median", summary: fdatasync)]
-    latency.notes = ["stoic figure: p99 latency of a durable append, per run"]
+    latency.notes = [
+      "stoic figure: p99 latency of a durable append, per run; fdatasync-median: the median "
+        + "fdatasync of a 200-byte append, per run",
+      "fdatasync in the same runs: p50 \(Format.number(fdatasyncTail.p50)) ns, p99 "
+        + "\(Format.number(fdatasyncTail.p99)) ns, p999 \(Format.number(fdatasyncTail.p999)) ns",
+    ]
     latency.targets = [
       TargetCheck(
         label: "\(label) p99 ≤ 3 × median fdatasync",

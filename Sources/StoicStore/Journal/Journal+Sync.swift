@@ -116,15 +116,17 @@ extension Journal {
       }
       throw error
     }
-    state.withLock { core in
+    let woken = state.withLock { core in
       core.unsyncedRecords = Int(clamping: core.lastSequence - min(sequence, core.lastSequence))
       if let syncedEnd = core.active?.syncedEnd { core.active?.syncedEnd = max(syncedEnd, end) }
       let woken = core.groupCommit.synced(
         through: sequence, duration: ContinuousClock.now - started)
       writeMarker(core: &core, durableSequence: sequence, durableEnd: end)
-      for semaphore in woken + core.exclusiveWaiters { semaphore.signal() }
-      core.exclusiveWaiters = []
+      defer { core.exclusiveWaiters = [] }
+      return woken + core.exclusiveWaiters
     }
+    // Signalled after the lock is released: each woken thread takes it at once.
+    for semaphore in woken { semaphore.signal() }
   }
 
   /// The leader stops without a sync: every waiter wakes and fails (or finds its record

@@ -31,6 +31,7 @@ let package = Package(
         "CBenchSystem",
         "CSQLite",
         .product(name: "StoicStore", package: "Stoic"),
+        .product(name: "StoicTelemetry", package: "Stoic"),
       ],
       swiftSettings: strictSettings
     ),

@@ -453,6 +453,22 @@ struct JournalGroupCommitSharingTests {
   }
 
   @Test(
+    "under every policy, two durable appenders share each sync: the leader gathers the other",
+    arguments: [
+      SyncPolicy.always, .everyRecords(1), .groupCommit(maxDelay: .milliseconds(50), maxRecords: 9),
+    ])
+  func twoAppendersShareEverySync(policy: SyncPolicy) throws {
+    // Without gathering, the two take turns: each sync covers the record of the one appender
+    // that waited through the last sync, and the other's comes back too late (20 syncs).
+    let perThread = 10
+    let (syncs, journal) = try Self.syncsForConcurrentAppends(
+      policy, threads: 2, perThread: perThread)
+    #expect(journal.durableSequence == UInt64(2 * perThread))
+    #expect(syncs <= perThread + 4, "\(syncs) syncs for \(2 * perThread) appends")
+    try journal.close()
+  }
+
+  @Test(
     "a group-commit leader hands over, and the next one gathers the last sync's appenders",
     .timeLimit(.minutes(1)))
   func nextLeaderGathersTheLastGroup() throws {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// SQLite as a peer, through its C API, in WAL mode.
 enum SQLitePeer {
   /// `synchronous=NORMAL`, one row per transaction: durable against a process crash, not
@@ -25,5 +27,38 @@ enum SQLitePeer {
       try database.insert(workload.payload(index))
       if (index + 1) % k == 0 || index + 1 == workload.count { try database.execute("COMMIT") }
     }
+  }
+
+  /// `synchronous=FULL`, `threads` threads each inserting its workload one row per
+  /// transaction (each commit syncs the WAL before it returns), through one connection whose
+  /// inserts a lock serialises (SQLite serialises its writers anyway; one connection spares
+  /// them its busy-retry sleeps); records/s.
+  static func fullPerRowConcurrent(_ perThread: Workload, threads: Int, in directory: String)
+    throws -> Double
+  {
+    let shared = SharedDatabase(
+      try SQLiteDatabase(path: directory + "/sqlite-full-rows.db", synchronous: "FULL"))
+    defer { shared.database.close() }
+    let seconds = try ParallelRun.seconds(threads: threads) { _ in
+      for index in 0..<perThread.count {
+        try shared.insert(perThread.payload(index))
+      }
+    }
+    return Double(perThread.count * threads) / seconds
+  }
+}
+
+/// One SQLite connection shared by threads, each insert under a lock that puts waiting
+/// threads to sleep.
+private final class SharedDatabase: @unchecked Sendable {
+  let database: SQLiteDatabase
+  private let lock = NSLock()
+
+  init(_ database: SQLiteDatabase) { self.database = database }
+
+  func insert(_ payload: [UInt8]) throws {
+    lock.lock()
+    defer { lock.unlock() }
+    try database.insert(payload)
   }
 }

@@ -130,23 +130,33 @@ extension Journal {
     encode: (UnsafeMutableRawBufferPointer, UInt64) -> Void
   ) throws(StoreError) -> Range<UInt64> {
     let batch = JournalBatch(records: records, frameBytes: frameBytes, durable: durable)
-    var written = try state.withLock { (core) throws(StoreError) in
-      try writeBatch(batch, core: &core, exclusive: false, encode: encode)
+    // An appender that must wait arrives at the group commit in the same critical section as
+    // its write: a leader gathering appenders sees it as soon as its record is there.
+    func write(_ core: inout JournalCore, exclusive: Bool) throws(StoreError) -> (
+      Written, DurableStep?
+    )? {
+      guard let written = try writeBatch(batch, core: &core, exclusive: exclusive, encode: encode)
+      else { return nil }
+      guard written.waits, let last = written.sequences.last else { return (written, nil) }
+      return (written, arriveDurable(last, core: &core))
     }
-    if written == nil {
+    var outcome = try state.withLock { (core) throws(StoreError) in
+      try write(&core, exclusive: false)
+    }
+    if outcome == nil {
       // The segment must roll and a sync is running on it: wait until it finished.
-      written = try withExclusiveCore { (core) throws(StoreError) in
-        try writeBatch(batch, core: &core, exclusive: true, encode: encode)
+      outcome = try withExclusiveCore { (core) throws(StoreError) in
+        try write(&core, exclusive: true)
       }
     }
-    guard let written else {
+    guard let (written, step) = outcome else {
       throw StoreError(
         .internalInconsistency, "journal append could not roll its segment", path: directory)
     }
     if written.sequences.isEmpty { return written.sequences }
     if written.rolled, options.backgroundMaintenance { scheduleSeal() }
-    if written.waits {
-      try awaitDurable(written.sequences.upperBound - 1, registered: true)
+    if let step {
+      try follow(step)
     } else if case .interval(let interval) = options.syncPolicy {
       scheduleFlush(after: interval)
     }
@@ -155,7 +165,7 @@ extension Journal {
 
   struct Written {
     var sequences: Range<UInt64>
-    /// The appender must wait for durability (it is counted in `pendingDurable`).
+    /// The appender must wait for durability.
     var waits: Bool
     /// The append replaced a full segment, whose seal is now pending.
     var rolled = false
@@ -210,14 +220,11 @@ extension Journal {
     let mustSync: Bool
     switch options.syncPolicy {
     case .always: mustSync = true
-    case .groupCommit(_, let maxRecords):
-      mustSync = true
-      if core.unsyncedRecords >= maxRecords { core.leaderWake?.signal() }
+    case .groupCommit: mustSync = true
     case .everyRecords(let n): mustSync = core.unsyncedRecords >= max(n, 1)
     case .interval, .never: mustSync = false
     }
     let waits = mustSync || batch.durable
-    if waits { core.pendingDurable += 1 }
     return Written(sequences: first..<(first + count), waits: waits, rolled: rolled)
   }
 
@@ -386,7 +393,7 @@ extension Journal {
       let waiter = state.withLock { core -> DispatchSemaphore? in
         guard core.syncInFlight || core.sealing?.claimed == true else { return nil }
         let semaphore = DispatchSemaphore(value: 0)
-        core.waiters.append((UInt64.max, semaphore))
+        core.exclusiveWaiters.append(semaphore)
         return semaphore
       }
       if let waiter {

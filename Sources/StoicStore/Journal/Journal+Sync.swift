@@ -1,146 +1,143 @@
 import Dispatch
 
 extension Journal {
-  private enum SyncStep {
+  /// What a durable appender does next, decided under the lock by the group commit
+  /// (``JournalGroupCommit``).
+  enum DurableStep {
     case done
     case fail(StoreError)
-    case wait(DispatchSemaphore)
-    case lead(wake: DispatchSemaphore?, delay: Duration)
+    case wait(ticket: UInt64, DispatchSemaphore)
+    /// Lead the next sync, after gathering up to `gather` (woken early through `wake`).
+    case lead(gather: Duration, wake: DispatchSemaphore?)
   }
 
-  /// Returns once every record up to `sequence` is durable: either a sync already covered it,
-  /// or this thread joins the sync in flight (and the next one), or it leads a sync for
-  /// everyone waiting (group commit).
-  ///
-  /// `registered` says the caller counted itself in ``JournalCore/pendingDurable`` when it
-  /// wrote (``writeBatch(_:core:exclusive:encode:)``); it is counted out here, and a
-  /// group-commit leader that was gathering appenders is woken once none is left on its way.
-  func awaitDurable(_ sequence: UInt64, registered: Bool = false) throws(StoreError) {
-    var registered = registered
-    while true {
-      let step = state.withLock { core -> SyncStep in
-        if registered {
-          registered = false
-          core.pendingDurable -= 1
-          core.wakeLeaderIfGathered()
-        }
-        if core.durableSequence >= sequence { return .done }
-        if let poison = core.poison { return .fail(poison) }
-        if core.closed {
-          return .fail(StoreError(.closed, "the journal is closed", path: directory))
-        }
-        if core.syncInFlight {
-          let semaphore = DispatchSemaphore(value: 0)
-          core.waiters.append((sequence, semaphore))
-          core.wakeLeaderIfGathered()
-          return .wait(semaphore)
-        }
-        core.syncInFlight = true
-        guard case .groupCommit(let delay, let maxRecords) = options.syncPolicy,
-          delay > .zero, core.unsyncedRecords < maxRecords
-        else { return .lead(wake: nil, delay: .zero) }
-        // Gather while the appenders the last sync released may be coming back with their
-        // next records (up to that sync's duration: a group that shrank costs one such wait),
-        // or else while another appender is between its write and its wait (up to the delay).
-        // A lone appender never waits.
-        let gather: Duration
-        if core.lastGroup > 1 {
-          gather = min(delay, core.lastSyncDuration)
-        } else if core.pendingDurable > 0 {
-          gather = delay
-        } else {
-          return .lead(wake: nil, delay: .zero)
-        }
-        let wake = DispatchSemaphore(value: 0)
-        core.leaderWake = wake
-        return .lead(wake: wake, delay: gather)
+  /// Under the lock: the appender of `sequence` arrives at the group commit.
+  func arriveDurable(_ sequence: UInt64, core: inout JournalCore) -> DurableStep {
+    let (step, wakeLeader) = core.groupCommit.arrive(
+      sequence, unsynced: core.unsyncedRecords, waiter: { DispatchSemaphore(value: 0) })
+    if wakeLeader {
+      core.leaderWake?.signal()
+      core.leaderWake = nil
+    }
+    return durableStep(step, core: &core)
+  }
+
+  /// The group commit's step in the journal's terms (a semaphore to wait on, an error).
+  private func durableStep(
+    _ step: JournalGroupCommit<DispatchSemaphore>.Step, core: inout JournalCore
+  ) -> DurableStep {
+    switch step {
+    case .durable:
+      return .done
+    case .failed:
+      return .fail(
+        core.poison ?? StoreError(.closed, "the journal is closed", path: directory))
+    case .wait(let ticket):
+      guard let entry = core.groupCommit.entries.last(where: { $0.ticket == ticket }) else {
+        return .done
       }
+      return .wait(ticket: ticket, entry.waiter)
+    case .lead(let gather):
+      guard gather > .zero else { return .lead(gather: .zero, wake: nil) }
+      let wake = DispatchSemaphore(value: 0)
+      core.leaderWake = wake
+      return .lead(gather: gather, wake: wake)
+    }
+  }
+
+  /// Returns once every record up to `sequence` is durable: a sync already covered it, or
+  /// this thread waits for the sync that covers it, or leads one for everyone waiting (group
+  /// commit, ``JournalGroupCommit``).
+  func awaitDurable(_ sequence: UInt64) throws(StoreError) {
+    try follow(state.withLock { core in arriveDurable(sequence, core: &core) })
+  }
+
+  /// Carries out `step` and the steps after it until the record is durable.
+  func follow(_ step: DurableStep) throws(StoreError) {
+    var step = step
+    while true {
       switch step {
-      case .done: return
-      case .fail(let error): throw error
-      case .wait(let semaphore): semaphore.wait()
-      case .lead(let wake, let delay): try leadSync(wake: wake, delay: delay)
+      case .done:
+        return
+      case .fail(let error):
+        throw error
+      case .wait(let ticket, let semaphore):
+        semaphore.wait()
+        step = state.withLock { core in
+          let usable = core.poison == nil && !core.closed
+          return durableStep(core.groupCommit.resume(ticket, usable: usable), core: &core)
+        }
+      case .lead(let gather, let wake):
+        // The leader syncs through the last appended record, its own included.
+        try leadSync(gather: gather, wake: wake)
+        return
       }
     }
   }
 
-  /// Syncs the active segment outside the lock for everyone waiting, then records what is
-  /// durable, appends a sync marker claiming it, and wakes the waiters.
-  private func leadSync(wake: DispatchSemaphore?, delay: Duration) throws(StoreError) {
-    if let wake { _ = wake.wait(timeout: delay.fromNow) }
-    // The leader goes on syncing, up to `maximumRounds` times, while appenders are waiting for
-    // records its last sync did not cover: they need not wake up and elect a new leader first.
-    var round = 1
-    // A leader that gathers hands over instead: a waiter leads the next sync and gathers the
-    // next records of this one's appenders, the leader's own included.
-    var rounds = Self.maximumRounds
-    if case .groupCommit(let delay, _) = options.syncPolicy, delay > .zero { rounds = 1 }
-    while true {
-      // The previous segment's seal comes first: a record of the active segment must never
-      // be durable while an earlier one may still be lost.
-      do {
-        if !options.mutations.contains(.syncBeforeSeal) { try finishPendingSeal() }
-      } catch {
-        state.withLock { core in
-          core.syncInFlight = false
-          core.wakeAll()
-        }
-        throw error
-      }
-      let target = state.withLock { core -> (FileHandle, UInt64, UInt64)? in
+  /// Gathers (up to `gather`, or until woken through `wake`), then syncs the active segment
+  /// outside the lock for everyone waiting, records what is durable, appends a sync marker
+  /// claiming it, wakes the appenders it covered and hands over to one still waiting.
+  private func leadSync(gather: Duration, wake: DispatchSemaphore?) throws(StoreError) {
+    if let wake {
+      _ = wake.wait(timeout: gather.fromNow)
+      state.withLock { core in
+        core.groupCommit.gathered()
         core.leaderWake = nil
-        guard let active = core.active else { return nil }
-        // No append writes below the end again, so the whole pages there are given back
-        // before the sync: the sync need not write-protect them (one interrupt of every other
-        // processor running this process, per page). A failed release costs only that.
-        try? active.mapping?.release(below: active.end)
-        return (active.handle, active.end, core.lastSequence)
       }
-      guard let (handle, end, sequence) = target else {
-        state.withLock { core in
-          core.syncInFlight = false
-          core.wakeAll()
-        }
-        throw StoreError(.closed, "the journal has no active segment", path: directory)
-      }
-      let started = ContinuousClock.now
-      do {
-        try fileSystem.sync(handle)
-      } catch {
-        state.withLock { core in
-          core.poison = poisonError(after: error)
-          core.syncInFlight = false
-          core.wakeAll()
-        }
-        throw error
-      }
-      let again = state.withLock { core -> Bool in
-        core.durableSequence = max(core.durableSequence, sequence)
-        core.unsyncedRecords = Int(clamping: core.lastSequence - min(sequence, core.lastSequence))
-        if let syncedEnd = core.active?.syncedEnd { core.active?.syncedEnd = max(syncedEnd, end) }
-        core.lastSyncDuration = ContinuousClock.now - started
-        writeMarker(core: &core, durableSequence: sequence, durableEnd: end)
-        let (woken, othersWaiting) = core.wakeCovered()
-        // The appenders around this sync: those it released (the leader only in its first
-        // round) and those still waiting.
-        let waiting = core.waiters.count { $0.sequence != UInt64.max }
-        core.lastGroup = max(1, woken + waiting + (round == 1 ? 1 : 0))
-        if othersWaiting, round < rounds, core.poison == nil, !core.closed,
-          core.lastSequence > core.durableSequence
-        {
-          return true
-        }
-        core.syncInFlight = false
-        core.wakeAll()
-        return false
-      }
-      guard again else { return }
-      round += 1
     }
+    // The previous segment's seal comes first: a record of the active segment must never
+    // be durable while an earlier one may still be lost.
+    do {
+      if !options.mutations.contains(.syncBeforeSeal) { try finishPendingSeal() }
+    } catch {
+      state.withLock { core in leaderFailed(core: &core) }
+      throw error
+    }
+    let target = state.withLock { core -> (FileHandle, UInt64, UInt64)? in
+      guard let active = core.active else { return nil }
+      // No append writes below the end again, so the whole pages there are given back
+      // before the sync: the sync need not write-protect them (one interrupt of every other
+      // processor running this process, per page). A failed release costs only that.
+      try? active.mapping?.release(below: active.end)
+      return (active.handle, active.end, core.lastSequence)
+    }
+    guard let (handle, end, sequence) = target else {
+      state.withLock { core in leaderFailed(core: &core) }
+      throw StoreError(.closed, "the journal has no active segment", path: directory)
+    }
+    let started = ContinuousClock.now
+    do {
+      try fileSystem.sync(handle)
+    } catch {
+      state.withLock { core in
+        core.poison = poisonError(after: error)
+        leaderFailed(core: &core)
+      }
+      throw error
+    }
+    let woken = state.withLock { core in
+      core.unsyncedRecords = Int(clamping: core.lastSequence - min(sequence, core.lastSequence))
+      if let syncedEnd = core.active?.syncedEnd { core.active?.syncedEnd = max(syncedEnd, end) }
+      let woken = core.groupCommit.synced(
+        through: sequence, duration: ContinuousClock.now - started)
+      writeMarker(core: &core, durableSequence: sequence, durableEnd: end)
+      defer { core.exclusiveWaiters = [] }
+      return woken + core.exclusiveWaiters
+    }
+    // Signalled after the lock is released: each woken thread takes it at once.
+    for semaphore in woken { semaphore.signal() }
   }
 
-  /// The most syncs one group-commit leader runs back to back for other waiting appenders.
-  static let maximumRounds = 4
+  /// The leader stops without a sync: every waiter wakes and fails (or finds its record
+  /// durable), and so does whoever waits to take the journal exclusively.
+  private func leaderFailed(core: inout JournalCore) {
+    core.leaderWake = nil
+    for semaphore in core.groupCommit.leaderFailed() + core.exclusiveWaiters {
+      semaphore.signal()
+    }
+    core.exclusiveWaiters = []
+  }
 
   func poisonError(after error: StoreError) -> StoreError {
     StoreError(

@@ -63,30 +63,29 @@ struct JournalCore {
   var lockHandle: FileHandle?
   /// The last sequence handed out.
   var lastSequence: UInt64 = 0
+  /// Who syncs for whom (group commit); holds the durable sequence. Open sets it up for the
+  /// journal's sync policy.
+  var groupCommit = JournalGroupCommit<DispatchSemaphore>(
+    durableSequence: 0, gatherLimit: nil, maxRecords: nil)
   /// Records up to this sequence are durable.
-  var durableSequence: UInt64 = 0
+  var durableSequence: UInt64 {
+    get { groupCommit.durableSequence }
+    set { groupCommit.durableSequence = newValue }
+  }
   /// The sequence the last written sync marker claims.
   var markedSequence: UInt64 = 0
   /// Records at or below this are dropped (the checkpoint's low-water mark).
   var lowWater: UInt64 = 0
   /// Records appended since the last sync.
   var unsyncedRecords = 0
-  /// A sync is running outside the lock: the active handle must not be replaced or closed.
-  var syncInFlight = false
-  /// Threads waiting for a sync (or for the lock to be free of one) to finish.
-  /// Each waits for `sequence` to be durable (`UInt64.max`: for the sync to end).
-  var waiters: [(sequence: UInt64, semaphore: DispatchSemaphore)] = []
-  /// Appenders that wrote and will wait for durability but have not yet reached the wait: a
-  /// group-commit leader gathers records only while this is above zero.
-  var pendingDurable = 0
-  /// Signalled to cut a group-commit leader's wait short.
+  /// A sync is running outside the lock (or its leader is gathering or sealing): the active
+  /// handle must not be replaced or closed.
+  var syncInFlight: Bool { groupCommit.leading }
+  /// Threads waiting for the sync in flight (or a claimed seal) to end before they take the
+  /// journal exclusively.
+  var exclusiveWaiters: [DispatchSemaphore] = []
+  /// Signalled to end a gathering group-commit leader's wait.
   var leaderWake: DispatchSemaphore?
-  /// How many appenders the last sync released: its leader and the waiters it covered. A
-  /// group-commit leader that has gathered fewer waits a little for the others to come back.
-  var lastGroup = 1
-  /// How long the last sync of the active segment took: the most a leader waits for appenders
-  /// that are not yet on their way.
-  var lastSyncDuration: Duration = .zero
   /// Set by a failed sync or rollback; every later call throws it until reopen.
   var poison: StoreError?
   var closed = false
@@ -118,46 +117,15 @@ struct JournalCore {
   /// Wakes the threads waiting for the end of a sync or of a seal before they take the
   /// journal exclusively, and those waiting for a seal.
   mutating func wakeSealWaiters() {
-    for semaphore in sealWaiters { semaphore.signal() }
+    for semaphore in sealWaiters + exclusiveWaiters { semaphore.signal() }
     sealWaiters = []
-    var left: [(sequence: UInt64, semaphore: DispatchSemaphore)] = []
-    for waiter in waiters {
-      if waiter.sequence == UInt64.max { waiter.semaphore.signal() } else { left.append(waiter) }
-    }
-    waiters = left
+    exclusiveWaiters = []
   }
 
-  /// Wakes every waiter.
+  /// Wakes every waiter: durable appenders (each finds its record durable, or the journal
+  /// unusable) and those waiting to take the journal exclusively.
   mutating func wakeAll() {
-    for waiter in waiters { waiter.semaphore.signal() }
-    waiters = []
-  }
-
-  /// Wakes the waiters whose sequence is durable now; returns how many it woke and whether
-  /// any other is left waiting for a record.
-  mutating func wakeCovered() -> (woken: Int, othersWaiting: Bool) {
-    var left: [(sequence: UInt64, semaphore: DispatchSemaphore)] = []
-    var others = false
-    var woken = 0
-    for waiter in waiters {
-      if waiter.sequence <= durableSequence {
-        waiter.semaphore.signal()
-        woken += 1
-      } else {
-        left.append(waiter)
-        if waiter.sequence != UInt64.max { others = true }
-      }
-    }
-    waiters = left
-    return (woken, others)
-  }
-
-  /// Ends a gathering group-commit leader's wait once nobody is between a write and its wait
-  /// and at least as many appenders as the last sync released are waiting (the leader
-  /// included).
-  func wakeLeaderIfGathered() {
-    guard let leaderWake, pendingDurable == 0 else { return }
-    let gathered = 1 + waiters.count { $0.sequence != UInt64.max }
-    if gathered >= lastGroup { leaderWake.signal() }
+    for semaphore in groupCommit.signalAll() + exclusiveWaiters { semaphore.signal() }
+    exclusiveWaiters = []
   }
 }

@@ -148,6 +148,7 @@ struct JournalOpener {
 
     let lowWater = checkpoint?.lowWater ?? 0
     var core = JournalCore()
+    core.groupCommit = JournalGroupCommit(durableSequence: 0, policy: options.syncPolicy)
     core.mappingEnabled = options.mappedAppends
     core.lowWater = lowWater
     core.sealed = placed.map(\.segment)

@@ -1,3 +1,4 @@
+import Foundation
 import StoicStore
 import Testing
 
@@ -298,6 +299,36 @@ struct PosixFileSystemTests {
       #expect(error.message.contains("locked"))
       try fs.close(first)
       try fs.lock(second)
+    }
+  }
+
+  /// A fork between `fork` and `exec` holds the lock for a moment: the opener waits that out.
+  @Test("a lock released within the retry window is taken; one held past it is refused")
+  func lockWaitsAMomentForAForkedHolder() throws {
+    try PosixScratchDirectory.with { directory in
+      let path = Path.join(directory, "LOCK")
+      let holder = try fs.open(path, .createOrOpen)
+      let opener = try fs.open(path, .createOrOpen)
+      defer { try? fs.close(opener) }
+      try fs.lock(holder)
+      // Released 50 ms from now, well inside the 200 ms the opener keeps trying.
+      let release = Thread {
+        usleep(50_000)
+        try? PosixFileSystem().close(holder)
+      }
+      release.start()
+      let started = ContinuousClock.now
+      try fs.lock(opener)
+      #expect(ContinuousClock.now - started >= .milliseconds(40), "it did wait for the release")
+
+      // Held past the window: refused, after it.
+      let third = try fs.open(path, .createOrOpen)
+      defer { try? fs.close(third) }
+      let refusedAt = ContinuousClock.now
+      let error = try #require(throws: StoreError.self) { try fs.lock(third) }
+      #expect(error.code == .locked)
+      let tried = Int64(PosixFileSystem.lockAttempts - 1) * Int64(PosixFileSystem.lockRetryInterval)
+      #expect(ContinuousClock.now - refusedAt >= .microseconds(tried))
     }
   }
 

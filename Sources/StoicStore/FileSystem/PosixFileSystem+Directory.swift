@@ -119,7 +119,7 @@ extension PosixFileSystem {
     return overflow ? UInt64.max : bytes
   }
 
-  /// Takes an exclusive lock with `flock(LOCK_EX | LOCK_NB)`, without waiting.
+  /// Takes an exclusive lock with `flock(LOCK_EX | LOCK_NB)`, waiting at most a moment.
   ///
   /// An `flock` lock belongs to the open file description, not to the process: two handles
   /// opened separately on the same file conflict even inside one process, which is what makes
@@ -128,20 +128,38 @@ extension PosixFileSystem {
   /// inheriting it) or the process ends. The lock is advisory: it stops other lockers, not
   /// readers or writers. On Linux, NFS emulates `flock` with byte-range locks.
   ///
+  /// A process that forks while a store is open holds a copy of the descriptor, and so the
+  /// lock, until it calls `exec` (which closes it): a store closed and opened again at that
+  /// moment would be refused. So a refused lock is tried again every
+  /// ``lockRetryInterval`` up to ``lockAttempts`` times (0.2 s in all) before `.locked`.
+  ///
   /// - Throws: ``StoreError/Code/locked`` (retry) when another handle or process holds it;
   ///   otherwise ``StoreError`` with the `flock` errno.
   public func lock(_ handle: FileHandle) throws(StoreError) {
-    switch Syscall.result({ flock(handle.descriptor, LOCK_EX | LOCK_NB) }) {
-    case .success:
-      return
-    case .failure(let error)
-    where error == .resourceTemporarilyUnavailable || error.rawValue == EWOULDBLOCK:
-      throw StoreError(
-        .locked,
-        "\(handle.path) is locked by another handle or process (flock failed: \(error))",
-        path: handle.path, syscall: "flock", errno: error)
-    case .failure(let error):
-      throw StoreError.system("flock", error, path: handle.path)
+    var attempt = 1
+    while true {
+      switch Syscall.result({ flock(handle.descriptor, LOCK_EX | LOCK_NB) }) {
+      case .success:
+        return
+      case .failure(let error)
+      where error == .resourceTemporarilyUnavailable || error.rawValue == EWOULDBLOCK:
+        guard attempt >= Self.lockAttempts else {
+          attempt += 1
+          usleep(Self.lockRetryInterval)
+          continue
+        }
+        throw StoreError(
+          .locked,
+          "\(handle.path) is locked by another handle or process (flock failed: \(error))",
+          path: handle.path, syscall: "flock", errno: error)
+      case .failure(let error):
+        throw StoreError.system("flock", error, path: handle.path)
+      }
     }
   }
+
+  /// How many times ``lock(_:)`` tries a lock that is held before it reports `.locked`.
+  public static let lockAttempts = 20
+  /// Microseconds between two of ``lock(_:)``'s attempts.
+  public static let lockRetryInterval: UInt32 = 10_000
 }

@@ -223,4 +223,32 @@ struct CollectorLibraryTests {
       _ = try? HTTPRequestParser.parse(bytes, end: end, limits: limits)
     }
   }
+
+  /// Found by fuzzing (`collector-http`): a request line of exactly the limit whose CR arrived
+  /// in one read and its LF in the next was refused (414), counted with the CR, while the same
+  /// bytes arriving at once were accepted.
+  @Test("a request line of exactly the limit is accepted however its CRLF is split")
+  func requestLineAtTheLimitSplitAcrossReads() throws {
+    let limits = CollectorLimits(maxRequestLineBytes: 32)
+    let line = "GET /" + String(repeating: "a", count: 32 - "GET / HTTP/1.1".count) + " HTTP/1.1"
+    #expect(line.utf8.count == 32)
+    let request = Array((line + "\r\nHost: a\r\n\r\n").utf8)
+    for split in [line.utf8.count + 1, line.utf8.count, 1] {
+      var scanner = HTTPRequestParser.Scanner(limits: limits)
+      var fed: [UInt8] = []
+      var end: Int? = nil
+      var offset = 0
+      while end == nil, offset < request.count {
+        let next = split == 1 ? offset + 1 : offset == 0 ? split : request.count
+        fed += request[offset..<min(next, request.count)]
+        offset = min(next, request.count)
+        end = try scanner.headEnd(in: fed)
+      }
+      #expect(end == request.count, "first read of \(split) bytes")
+    }
+    var scanner = HTTPRequestParser.Scanner(limits: limits)
+    #expect(throws: HTTPRequestParser.Refusal.self) {
+      _ = try scanner.headEnd(in: Array((line + "b\r").utf8))
+    }
+  }
 }

@@ -1,8 +1,9 @@
 @testable import StoicTelemetry
 
 /// The log record decoder (`LogRecordFormat`): a record it accepts re-encodes to bytes of the
-/// same length (the encoding is canonical but for the order of metadata keys) that decode to
-/// the same record, and the fixed header read without decoding agrees with the decoded one.
+/// same length (the encoding is canonical but for the order of metadata keys: the same bytes
+/// when no map has two keys) that decode to the same record, and the fixed header read without
+/// decoding agrees with the decoded one.
 enum LogRecordTarget {
   static let target = FuzzTarget(
     name: "log-record",
@@ -30,8 +31,9 @@ enum LogRecordTarget {
         FuzzCheck.fail("a decoded record re-encodes to bytes that do not decode")
       }
       FuzzCheck.require(again == record, "a re-encoded record changed meaning")
-      if record.metadata.count <= 1 {
-        FuzzCheck.require(encoded == bytes, "a record with one key re-encodes to other bytes")
+      if inOneOrder(record.metadata) {
+        FuzzCheck.require(
+          encoded == bytes, "a record whose maps have one key each re-encodes to other bytes")
       }
     },
     seeds: {
@@ -42,6 +44,19 @@ enum LogRecordTarget {
       flipped[flipped.count / 2] ^= 0x10
       return records + [torn, flipped]
     })
+
+  /// Whether `metadata` encodes in one order only: no map in it has more than one key.
+  static func inOneOrder(_ metadata: LogMetadata) -> Bool {
+    metadata.count <= 1 && metadata.values.allSatisfy(inOneOrder)
+  }
+
+  static func inOneOrder(_ value: LogMetadataValue) -> Bool {
+    switch value {
+    case .string, .stringConvertible: true
+    case .dictionary(let entries): inOneOrder(entries)
+    case .array(let values): values.allSatisfy(inOneOrder)
+    }
+  }
 
   /// Records as the log spool writes them: plain, with every kind of metadata value, nested.
   static let samples: [LogRecord] = {

@@ -251,4 +251,48 @@ struct CollectorLibraryTests {
       _ = try scanner.headEnd(in: Array((line + "b\r").utf8))
     }
   }
+
+  @Test("only loopback addresses are served without a token")
+  func loopbackAddresses() {
+    for host in ["127.0.0.1", "127.255.0.9", "::1", "0:0:0:0:0:0:0:1"] {
+      #expect(PosixSocket.isLoopback(host), "\(host)")
+    }
+    // The wildcard addresses, another host's, and an IPv4-mapped loopback (served only with a
+    // token: it is not taken for loopback).
+    for host in ["0.0.0.0", "::", "192.0.2.1", "10.0.0.1", "::ffff:127.0.0.1", "::2", "128.0.0.1"] {
+      #expect(!PosixSocket.isLoopback(host), "\(host)")
+    }
+  }
+
+  #if os(Linux)
+    /// The listening sockets of this process's network namespace on `port`, as
+    /// `/proc/net/tcp` and `tcp6` name their local addresses (hex, as the kernel stores them).
+    static func listeners(port: UInt16) throws -> [String] {
+      let portHex = String(port, radix: 16, uppercase: true)
+      let suffix = ":" + String(repeating: "0", count: 4 - portHex.count) + portHex
+      var found: [String] = []
+      for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+        for line in text.split(separator: "\n").dropFirst() {
+          let fields = line.split(separator: " ")
+          // local_address is field 1, the state field 3 (0A: listening).
+          guard fields.count > 3, fields[1].hasSuffix(suffix), fields[3] == "0A" else { continue }
+          found.append(String(fields[1]))
+        }
+      }
+      return found
+    }
+
+    @Test("by default the collector listens on 127.0.0.1 only, as the kernel reports it")
+    func listensOnLoopbackOnly() throws {
+      let directory = try CollectorProcess.scratchDirectory()
+      defer { try? FileManager.default.removeItem(atPath: directory) }
+      let collector = try Collector.start(Self.options(directory))
+      defer { try? collector.stop() }
+      let listeners = try Self.listeners(port: collector.port)
+      let portHex = String(collector.port, radix: 16, uppercase: true)
+      let loopback = "0100007F:" + String(repeating: "0", count: 4 - portHex.count) + portHex
+      #expect(listeners == [loopback])
+    }
+  #endif
 }

@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "StoicMetrics", targets: ["StoicMetrics"]),
     .library(name: "StoicForwarding", targets: ["StoicForwarding"]),
     .library(name: "StoicCollector", targets: ["StoicCollector"]),
+    .library(name: "StoicCLI", targets: ["StoicCLI"]),
     .executable(name: "stoic", targets: ["stoic"]),
     .executable(name: "stoic-collector", targets: ["stoic-collector"]),
     .executable(name: "stoic-agent", targets: ["stoic-agent"]),

@@ -29,6 +29,10 @@ let package = Package(
         .product(name: "StoicStore", package: "Stoic"),
         .product(name: "StoicSettings", package: "Stoic"),
         .product(name: "StoicTesting", package: "Stoic"),
+        .product(name: "StoicTelemetry", package: "Stoic"),
+        .product(name: "StoicForwarding", package: "Stoic"),
+        .product(name: "StoicCollector", package: "Stoic"),
+        .product(name: "StoicCLI", package: "Stoic"),
       ],
       swiftSettings: strictSettings
     ),

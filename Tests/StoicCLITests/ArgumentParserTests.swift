@@ -49,6 +49,19 @@ struct ArgumentParserTests {
     #expect(try Self.parse(["--where", "--json", "d"]).flag("json") == false)
   }
 
+  /// Found by fuzzing (`cli-arguments`): the `=` of `--name=VALUE` and the letter of `-nVALUE`
+  /// were looked for among characters, so a value starting with a combining mark (which joins
+  /// the `=` or the letter into one character) made the option unknown.
+  @Test("a value starting with a combining mark, in --name=VALUE and -nVALUE")
+  func combiningMarkValues() throws {
+    let value = "\u{301}5"
+    #expect(try Self.parse(["--lines=\(value)", "d"]).value("lines") == value)
+    #expect(try Self.parse(["-n\(value)", "d"]).value("lines") == value)
+    #expect(try Self.parse(["--where=\u{5D}\u{301}", "d"]).value("where") == "\u{5D}\u{301}")
+    // A word starting with two dashes names an option, whatever follows them.
+    #expect(throws: UsageError.self) { try Self.parse(["--\u{301}json", "d"]) }
+  }
+
   @Test("-- ends the options; a lone - is an argument")
   func endOfOptions() throws {
     let parsed = try Self.parse(["--json", "--", "--follow", "-n"])

@@ -223,4 +223,76 @@ struct CollectorLibraryTests {
       _ = try? HTTPRequestParser.parse(bytes, end: end, limits: limits)
     }
   }
+
+  /// Found by fuzzing (`collector-http`): a request line of exactly the limit whose CR arrived
+  /// in one read and its LF in the next was refused (414), counted with the CR, while the same
+  /// bytes arriving at once were accepted.
+  @Test("a request line of exactly the limit is accepted however its CRLF is split")
+  func requestLineAtTheLimitSplitAcrossReads() throws {
+    let limits = CollectorLimits(maxRequestLineBytes: 32)
+    let line = "GET /" + String(repeating: "a", count: 32 - "GET / HTTP/1.1".count) + " HTTP/1.1"
+    #expect(line.utf8.count == 32)
+    let request = Array((line + "\r\nHost: a\r\n\r\n").utf8)
+    for split in [line.utf8.count + 1, line.utf8.count, 1] {
+      var scanner = HTTPRequestParser.Scanner(limits: limits)
+      var fed: [UInt8] = []
+      var end: Int? = nil
+      var offset = 0
+      while end == nil, offset < request.count {
+        let next = split == 1 ? offset + 1 : offset == 0 ? split : request.count
+        fed += request[offset..<min(next, request.count)]
+        offset = min(next, request.count)
+        end = try scanner.headEnd(in: fed)
+      }
+      #expect(end == request.count, "first read of \(split) bytes")
+    }
+    var scanner = HTTPRequestParser.Scanner(limits: limits)
+    #expect(throws: HTTPRequestParser.Refusal.self) {
+      _ = try scanner.headEnd(in: Array((line + "b\r").utf8))
+    }
+  }
+
+  @Test("only loopback addresses are served without a token")
+  func loopbackAddresses() {
+    for host in ["127.0.0.1", "127.255.0.9", "::1", "0:0:0:0:0:0:0:1"] {
+      #expect(PosixSocket.isLoopback(host), "\(host)")
+    }
+    // The wildcard addresses, another host's, and an IPv4-mapped loopback (served only with a
+    // token: it is not taken for loopback).
+    for host in ["0.0.0.0", "::", "192.0.2.1", "10.0.0.1", "::ffff:127.0.0.1", "::2", "128.0.0.1"] {
+      #expect(!PosixSocket.isLoopback(host), "\(host)")
+    }
+  }
+
+  #if os(Linux)
+    /// The listening sockets of this process's network namespace on `port`, as
+    /// `/proc/net/tcp` and `tcp6` name their local addresses (hex, as the kernel stores them).
+    static func listeners(port: UInt16) throws -> [String] {
+      let portHex = String(port, radix: 16, uppercase: true)
+      let suffix = ":" + String(repeating: "0", count: 4 - portHex.count) + portHex
+      var found: [String] = []
+      for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+        for line in text.split(separator: "\n").dropFirst() {
+          let fields = line.split(separator: " ")
+          // local_address is field 1, the state field 3 (0A: listening).
+          guard fields.count > 3, fields[1].hasSuffix(suffix), fields[3] == "0A" else { continue }
+          found.append(String(fields[1]))
+        }
+      }
+      return found
+    }
+
+    @Test("by default the collector listens on 127.0.0.1 only, as the kernel reports it")
+    func listensOnLoopbackOnly() throws {
+      let directory = try CollectorProcess.scratchDirectory()
+      defer { try? FileManager.default.removeItem(atPath: directory) }
+      let collector = try Collector.start(Self.options(directory))
+      defer { try? collector.stop() }
+      let listeners = try Self.listeners(port: collector.port)
+      let portHex = String(collector.port, radix: 16, uppercase: true)
+      let loopback = "0100007F:" + String(repeating: "0", count: 4 - portHex.count) + portHex
+      #expect(listeners == [loopback])
+    }
+  #endif
 }

@@ -102,7 +102,7 @@ struct CollectorProcessTests {
     let garbage = Array(marker.utf8) + [0xFF, 0x00, 0x01]
     for (contentType, path) in [
       ("application/x-protobuf", "/v1/logs"), ("application/json", "/v1/logs"),
-      ("application/json", "/v1/metrics"),
+      ("application/json", "/v1/metrics"), ("application/x-protobuf", "/v1/metrics"),
     ] {
       let response = try status(
         RawHTTP.post(path, body: garbage, headers: [("Content-Type", contentType)]))
@@ -173,6 +173,15 @@ struct CollectorProcessTests {
       headers: [("Content-Type", "application/x-protobuf"), ("Authorization", "Bearer \(token)")])
     #expect(try RawHTTP.exchange(port: collector.port, right).status == 200)
     #expect(collector.terminate() == 0)
+
+    // The token given as --token instead: the same 401 without it, 200 with it.
+    let flagged = try CollectorProcess(dataDirectory: directory, arguments: ["--token", token])
+    #expect(try RawHTTP.exchange(port: flagged.port, body).status == 401)
+    let keyed = RawHTTP.post(
+      "/v1/logs", body: CollectorSamples.logs(1..<2).encoded(as: .protobuf),
+      headers: [("Content-Type", "application/x-protobuf"), ("Authorization", "Bearer \(token)")])
+    #expect(try RawHTTP.exchange(port: flagged.port, keyed).status == 200)
+    #expect(flagged.terminate() == 0)
   }
 
   @Test("a slow client is answered 408 and dropped; an idle connection is closed")

@@ -44,7 +44,9 @@ enum HTTPRequestParser {
         requestLineEnd = HTTPRequestParser.find(
           HTTPRequestParser.crlf, in: buffer, from: max(from, 0))
       }
-      let lineLength = requestLineEnd ?? buffer.count
+      // Until its CRLF is found, the line is what arrived, less a CR that may be its end's
+      // first half (its LF still to come): the same bytes split anywhere meet the same limit.
+      let lineLength = requestLineEnd ?? (buffer.last == 0x0D ? buffer.count - 1 : buffer.count)
       guard lineLength <= limits.maxRequestLineBytes else {
         throw Refusal(
           status: 414,

@@ -33,6 +33,15 @@ enum FuzzTargets {
     OutboxSnapshotTarget.target,
     SettingsTarget.appOwned,
     SettingsTarget.handEdited,
+    LogRecordTarget.target,
+    MetricSampleTarget.target,
+    MetricsLiveTarget.target,
+    DropCountersTarget.target,
+    HTTPRequestTarget.target,
+    OTLPTarget.protobuf,
+    OTLPTarget.json,
+    GzipTarget.target,
+    CommandLineTarget.target,
   ]
 
   static func named(_ name: String) -> FuzzTarget? {

@@ -10,16 +10,13 @@ import StoicTesting
 
 /// What every journal target checks on the directory it built.
 ///
-/// Always: an open either refuses (any ``StoreError``: refusing damaged data is allowed) or
-/// returns records whose sequences increase strictly; no crash, memory error, hang or blow-up
-/// on the way.
-///
-/// When the caller asks for it (a directory the known defects do not touch), or with
-/// ``KnownDefects/journalReopen``: whatever an open accepts, a later open accepts too,
-/// with every record (and the snapshot) the first one returned. After the first open and a
-/// close, a second open must accept and return the same; `forEachRecord(from:)` must agree
-/// with the full read; a record appended durably after the second open must be there, after
-/// everything the first returned, when a third open reads.
+/// An open either refuses (any ``StoreError``: refusing damaged data is allowed) or returns
+/// records whose sequences increase strictly; no crash, memory error, hang or blow-up on the
+/// way. And whatever an open accepts, a later open accepts too, with every record (and the
+/// snapshot) the first one returned: after the first open and a close, a second open must
+/// accept and return the same; `forEachRecord(from:)` must agree with the full read; a record
+/// appended durably after the second open must be there, after everything the first
+/// returned, when a third open reads.
 enum JournalReopenCheck {
   /// The directory every journal target builds its journal in.
   static let directory = "/fuzz/journal"
@@ -47,8 +44,7 @@ enum JournalReopenCheck {
     var records: [JournalRecord]
   }
 
-  static func run(_ disk: SimulatedFileSystem, options: JournalOptions, checksReopen: Bool = false)
-  {
+  static func run(_ disk: SimulatedFileSystem, options: JournalOptions) {
     FuzzLog.note("salvage \(options.salvage), mapped \(options.mappedAppends); \(listing(disk))")
     let first: Contents
     do throws(StoreError) {
@@ -61,7 +57,6 @@ enum JournalReopenCheck {
         FuzzCheck.require(record.sequence > last, "sequence \(record.sequence) after \(last)")
         last = record.sequence
       }
-      guard checksReopen || KnownDefects.journalReopen else { return }
       if let middle = first.records.dropFirst().first {
         let from = try? journal.records(from: middle.sequence)
         FuzzCheck.require(

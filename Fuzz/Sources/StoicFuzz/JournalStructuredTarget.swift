@@ -11,20 +11,14 @@ import StoicTesting
 /// The input is read as choices (see ``FuzzInput``): flags, an optional checkpoint, then up to
 /// six segments, each a kind, where its first sequence lies relative to the last one, its
 /// records' payloads and sequence steps, markers, and an optional tear or bit flip.
-///
-/// A directory built *regularly* (segments contiguous, each claiming its own first sequence,
-/// records consecutive, no empty compressed segment, room to append below the largest
-/// sequence, damage only in the last segment) is one whose opening the known defects do not
-/// touch, so on those the reopen check always runs; on the others it runs with
-/// ``KnownDefects/journalReopen``.
 enum JournalStructuredTarget {
   static let target = FuzzTarget(
     name: "journal-structured",
     summary: "journal directories of valid frames and blocks; open agrees with reopen",
     maxLength: 4096,
     run: { bytes in
-      let (disk, options, regular) = build(bytes)
-      JournalReopenCheck.run(disk, options: options, checksReopen: regular)
+      let (disk, options) = build(bytes)
+      JournalReopenCheck.run(disk, options: options)
     },
     seeds: {
       // A few shapes: one .log, .zst then .log, a checkpoint and three segments, a gap.
@@ -36,16 +30,14 @@ enum JournalStructuredTarget {
       ]
     })
 
-  /// A segment's bytes, its last sequence (0 when empty), and whether its sequences were
-  /// consecutive.
+  /// A segment's bytes and its last sequence (0 when empty).
   struct Segment {
     var bytes: [UInt8]
     var last: UInt64
-    var consecutive: Bool
   }
 
-  /// The disk and options an input describes, and whether it was built regularly.
-  static func build(_ bytes: [UInt8]) -> (SimulatedFileSystem, JournalOptions, regular: Bool) {
+  /// The disk and options an input describes.
+  static func build(_ bytes: [UInt8]) -> (SimulatedFileSystem, JournalOptions) {
     var input = FuzzInput(bytes)
     let options = JournalReopenCheck.options(flags: input.byte())
     let disk = SimulatedFileSystem()
@@ -63,28 +55,20 @@ enum JournalStructuredTarget {
       if let checkpoint { files[JournalFileNames.checkpoint] = checkpoint.encoded() }
     }
     var last: UInt64 = 0
-    var regular = true
-    var firsts: Set<UInt64> = []
     let count = input.int(in: 1...6)
-    for index in 0..<count {
+    for _ in 0..<count {
       let compressed = input.byte() % 3 == 1
       let first = firstSequence(after: last, &input)
       var segment =
         compressed
         ? compressedSegment(first: first, &input) : logSegment(first: first, &input)
-      let limit = JournalFrame.maximumSequence - 8
-      regular =
-        regular && segment.consecutive && firsts.insert(first).inserted
-        && (index == 0 ? first <= lowWater + 1 : first == last + 1)
-        && !(compressed && segment.last == 0) && first < limit && segment.last < limit
       last = max(segment.last, first - 1)
-      let damaged = damage(&segment.bytes, &input)
-      regular = regular && (!damaged || index == count - 1)
+      damage(&segment.bytes, &input)
       let name = JournalFileNames.segment(first: first, kind: compressed ? .compressed : .log)
       if files[name] == nil { files[name] = segment.bytes }
     }
     for (name, contents) in files { disk.setDurableContents(Path.join(directory, name), contents) }
-    return (disk, options, regular)
+    return (disk, options)
   }
 
   /// Where the next segment starts: usually right after `last`, sometimes with a gap, an
@@ -102,25 +86,19 @@ enum JournalStructuredTarget {
     }
   }
 
-  /// Records with sequences from `first` (each step usually 1), as the library writes them,
-  /// and whether every step was 1.
-  static func records(first: UInt64, _ input: inout FuzzInput) -> (
-    records: [(UInt64, [UInt8])], consecutive: Bool
-  ) {
+  /// Records with sequences from `first` (each step usually 1, sometimes 0 or 2), as the
+  /// library writes them.
+  static func records(first: UInt64, _ input: inout FuzzInput) -> [(UInt64, [UInt8])] {
     var sequence = first
     var records: [(UInt64, [UInt8])] = []
-    var consecutive = true
     for index in 0..<input.int(in: 0...5) {
       if index > 0 {
         let step = input.byte() % 8
         sequence += step == 7 ? 2 : step == 6 ? 0 : 1
-        consecutive = consecutive && step < 6
       }
-      let bounded = min(sequence, JournalFrame.maximumSequence)
-      consecutive = consecutive && bounded == sequence
-      records.append((bounded, input.bytes(upTo: 96)))
+      records.append((min(sequence, JournalFrame.maximumSequence), input.bytes(upTo: 96)))
     }
-    return (records, consecutive)
+    return records
   }
 
   /// A `.log` segment: record frames, with a sync marker claiming what came before after some
@@ -128,7 +106,7 @@ enum JournalStructuredTarget {
   static func logSegment(first: UInt64, _ input: inout FuzzInput) -> Segment {
     var bytes: [UInt8] = []
     var last: UInt64 = 0
-    let (records, consecutive) = records(first: first, &input)
+    let records = records(first: first, &input)
     for (sequence, payload) in records {
       JournalFrame.appendRecord(sequence: sequence, payload: payload, to: &bytes)
       last = sequence
@@ -138,7 +116,7 @@ enum JournalStructuredTarget {
           position: UInt64(bytes.count))
       }
     }
-    return Segment(bytes: bytes, last: last, consecutive: consecutive)
+    return Segment(bytes: bytes, last: last)
   }
 
   /// A `.zst` segment made by the library's block encoder and trailer, as compression writes
@@ -156,7 +134,7 @@ enum JournalStructuredTarget {
       bytes += data
       block.reset()
     }
-    let (records, consecutive) = records(first: first, &input)
+    let records = records(first: first, &input)
     for (sequence, payload) in records {
       let split = input.byte() % 5 == 0
       payload.withUnsafeBytes { raw in
@@ -170,14 +148,14 @@ enum JournalStructuredTarget {
     }
     flush()
     bytes += JournalCompressedSegment.trailer(records: count, lastSequence: last)
-    return Segment(bytes: bytes, last: last, consecutive: consecutive)
+    return Segment(bytes: bytes, last: last)
   }
 
   /// Sometimes damages a segment as a crash or the disk would: cut its end (a torn write),
-  /// flip a bit, or append zeros or garbage. Returns whether it did.
-  static func damage(_ bytes: inout [UInt8], _ input: inout FuzzInput) -> Bool {
+  /// flip a bit, or append zeros or garbage.
+  static func damage(_ bytes: inout [UInt8], _ input: inout FuzzInput) {
     let choice = input.byte()
-    guard !bytes.isEmpty else { return false }
+    guard !bytes.isEmpty else { return }
     let position = input.int(in: 0...65535) % bytes.count
     switch choice % 8 {
     case 5: bytes.removeLast(bytes.count - position)
@@ -185,8 +163,7 @@ enum JournalStructuredTarget {
     case 7:
       bytes +=
         input.bool() ? [UInt8](repeating: 0, count: input.int(in: 1...64)) : input.bytes(upTo: 64)
-    default: return false
+    default: break
     }
-    return true
   }
 }

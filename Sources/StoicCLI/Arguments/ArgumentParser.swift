@@ -26,7 +26,7 @@ public enum ArgumentParser {
     while index < arguments.count {
       let word = arguments[index]
       index += 1
-      if optionsEnded || word == "-" || !word.hasPrefix("-") {
+      if optionsEnded || word == "-" || word.utf8.first != UInt8(ascii: "-") {
         positionals.append(word)
         continue
       }
@@ -72,30 +72,34 @@ public enum ArgumentParser {
   }
 
   /// The option a word names and the value written into it (`--name=value`, `-nvalue`).
+  ///
+  /// The word is read as Unicode scalars, not characters: a value that starts with a combining
+  /// mark would otherwise join the `=` or the option's letter into one character.
   private static func recognise(_ word: String, in spec: CommandSpec) throws(UsageError) -> (
     OptionSpec, String?
   ) {
-    if word.hasPrefix("--") {
-      let body = word.dropFirst(2)
-      let name: Substring
+    let scalars = word.unicodeScalars
+    if word.utf8.starts(with: "--".utf8) {
+      let body = scalars.dropFirst(2)
+      let name: String
       var inline: String?
       if let equals = body.firstIndex(of: "=") {
-        name = body[..<equals]
-        inline = String(body[body.index(after: equals)...])
+        name = String(Substring(body[..<equals]))
+        inline = String(Substring(body[body.index(after: equals)...]))
       } else {
-        name = body
+        name = String(Substring(body))
       }
-      guard let option = spec.option(named: String(name)) else {
+      guard let option = spec.option(named: name) else {
         throw UsageError("unknown option '--\(name)' for '\(spec.name)'", command: spec.name)
       }
       return (option, inline)
     }
-    let letters = word.dropFirst()
-    guard let letter = letters.first, let option = spec.option(short: letter) else {
+    let letters = scalars.dropFirst()
+    guard let letter = letters.first, let option = spec.option(short: Character(letter)) else {
       throw UsageError("unknown option '\(word)' for '\(spec.name)'", command: spec.name)
     }
-    let rest = letters.dropFirst()
-    if option.takesValue { return (option, rest.isEmpty ? nil : String(rest)) }
+    let rest = String(Substring(letters.dropFirst()))
+    if option.takesValue { return (option, rest.isEmpty ? nil : rest) }
     guard rest.isEmpty else {
       throw UsageError("unknown option '\(word)' for '\(spec.name)'", command: spec.name)
     }

@@ -57,6 +57,8 @@ extension LogSpool {
     file: String, function: String, line: UInt
   ) -> UInt64? {
     let time = WallClock.nanoseconds()
+    // Listed keys' values are replaced before anything is sized or written.
+    let metadata = options.redaction.redacted(metadata) ?? metadata
     let size = LogRecordFormat.encodedSize(
       label: label, message: message, metadata: metadata, source: source, file: file,
       function: function, line: line)

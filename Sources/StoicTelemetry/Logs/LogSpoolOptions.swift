@@ -42,6 +42,30 @@ public struct LogSpoolOptions: Sendable {
   /// returns (`false`: deterministic, for crash tests on a simulated disk). Either way they
   /// never run while a lock other loggers need is held.
   public var backgroundMaintenance: Bool
+  /// Metadata keys whose values are replaced with `<redacted>` before a record is encoded, so
+  /// that they never reach the disk (nor the forwarder, which reads the disk). Matched without
+  /// regard to ASCII case and at any depth of nested metadata; the whole value is replaced.
+  /// Default empty; ``commonSecretKeys`` lists the usual suspects:
+  ///
+  /// ```swift
+  /// var options = LogSpoolOptions()
+  /// options.redactedKeys = LogSpoolOptions.commonSecretKeys.union(["session-id"])
+  /// ```
+  ///
+  /// Only metadata is redacted: a secret written into a message or a label is stored as is.
+  public var redactedKeys: Set<String> {
+    didSet { redaction = LogRedaction(redactedKeys) }
+  }
+  /// Keys that usually carry credentials: `authorization`, `proxy-authorization`, `cookie`,
+  /// `set-cookie`, `password`, `passwd`, `secret`, `client_secret`, `token`, `access_token`,
+  /// `refresh_token`, `id_token`, `api_key`, `apikey`, `x-api-key`.
+  public static let commonSecretKeys: Set<String> = [
+    "authorization", "proxy-authorization", "cookie", "set-cookie", "password", "passwd",
+    "secret", "client_secret", "token", "access_token", "refresh_token", "id_token", "api_key",
+    "apikey", "x-api-key",
+  ]
+  /// ``redactedKeys`` in the form the log path checks.
+  private(set) var redaction: LogRedaction
   /// Deliberate defects for the crash tests' mutation checks; empty in real use.
   package var mutations: Set<LogSpoolMutation> = []
 
@@ -58,7 +82,8 @@ public struct LogSpoolOptions: Sendable {
     recoveryInterval: Duration = .seconds(1),
     resumeFreeSpace: UInt64 = 1 << 20,
     dropEventInterval: Duration = .seconds(1),
-    backgroundMaintenance: Bool = true
+    backgroundMaintenance: Bool = true,
+    redactedKeys: Set<String> = []
   ) {
     self.durableLevel = durableLevel
     self.maxDelay = maxDelay
@@ -72,6 +97,8 @@ public struct LogSpoolOptions: Sendable {
     self.resumeFreeSpace = resumeFreeSpace
     self.dropEventInterval = dropEventInterval
     self.backgroundMaintenance = backgroundMaintenance
+    self.redactedKeys = redactedKeys
+    self.redaction = LogRedaction(redactedKeys)
   }
 
   /// The bytes kept free below ``byteLimit`` for the sync markers written between two

@@ -1,0 +1,64 @@
+import StoicForwarding
+
+/// The OTLP decoders the collector uses on request bodies, protobuf and JSON, for both
+/// signals (the input's first byte picks logs, bit 0 clear, or metrics).
+///
+/// What must hold for a body that decodes: its protobuf encoding decodes to a request that
+/// encodes to the same bytes (protobuf is how the collector stores a request: compared as
+/// bytes, since a NaN value is never equal to itself), and its JSON encoding decodes to a
+/// request with that same JSON and protobuf encodings: neither encoding loses or changes
+/// anything (but the sign and payload bits of a NaN, which JSON writes as `"NaN"`).
+enum OTLPTarget {
+  static let protobuf = target(.protobuf)
+  static let json = target(.json)
+
+  static func target(_ encoding: OTLPEncoding) -> FuzzTarget {
+    FuzzTarget(
+      name: "otlp-\(encoding.rawValue)",
+      summary:
+        "OTLP \(encoding.rawValue) request bodies (logs, metrics): decode, re-encode both ways",
+      maxLength: 4096,
+      run: { bytes in
+        var input = FuzzInput(bytes)
+        let metrics = input.bool()
+        let body = input.rest()
+        if metrics {
+          check(OTLP.ExportMetricsServiceRequest.self, body, encoding)
+        } else {
+          check(OTLP.ExportLogsServiceRequest.self, body, encoding)
+        }
+      },
+      seeds: {
+        let requests: [(UInt8, [UInt8])] = [
+          (0, OTLPSeeds.logs.encoded(as: encoding)),
+          (1, OTLPSeeds.metrics.encoded(as: encoding)),
+          (0, OTLP.ExportLogsServiceRequest(resourceLogs: []).encoded(as: encoding)),
+        ]
+        let seeds = requests.map { [$0.0] + $0.1 }
+        var flipped = seeds[0]
+        flipped[flipped.count / 2] ^= 0x20
+        return seeds + [flipped, Array(seeds[1].prefix(seeds[1].count / 2))]
+      })
+  }
+
+  static func check<Message: OTLPMessage>(
+    _ type: Message.Type, _ body: [UInt8], _ encoding: OTLPEncoding
+  ) {
+    guard let message = try? Message(decoding: body, as: encoding) else { return }
+    let encoded = message.encoded(as: .protobuf)
+    guard let again = try? Message(decoding: encoded, as: .protobuf) else {
+      FuzzCheck.fail("a decoded \(Message.self) encodes to protobuf that does not decode")
+    }
+    FuzzCheck.require(
+      again.encoded(as: .protobuf) == encoded, "a \(Message.self) changed through protobuf")
+    let json = message.encoded(as: .json)
+    guard let fromJSON = try? Message(decoding: json, as: .json) else {
+      FuzzCheck.fail("a decoded \(Message.self) encodes to JSON that does not decode")
+    }
+    // JSON writes every NaN as "NaN": its sign and payload bits do not survive, by design.
+    let hasNaN = String(decoding: json, as: UTF8.self).contains("\"NaN\"")
+    FuzzCheck.require(
+      fromJSON.encoded(as: .json) == json && (hasNaN || fromJSON.encoded(as: .protobuf) == encoded),
+      "a \(Message.self) changed through JSON:\n\(message)\nbecame\n\(fromJSON)")
+  }
+}

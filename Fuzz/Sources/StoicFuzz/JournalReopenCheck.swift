@@ -1,6 +1,6 @@
 import StoicTesting
 
-@testable import StoicStore
+@_spi(Testing) @testable import StoicStore
 
 #if canImport(Glibc)
   import Glibc

@@ -42,8 +42,9 @@ public struct LogSpoolOptions: Sendable {
   /// returns (`false`: deterministic, for crash tests on a simulated disk). Either way they
   /// never run while a lock other loggers need is held.
   public var backgroundMaintenance: Bool
-  /// Deliberate defects for the crash tests' mutation checks; empty in real use.
-  package var mutations: Set<LogSpoolMutation> = []
+  /// Deliberate defects for the crash suite's mutation tests; empty in real use, and out of
+  /// the public API (testing SPI).
+  @_spi(Testing) public var mutations: LogSpoolMutations = []
 
   /// Creates options; every parameter has the default described on its property.
   public init(

@@ -375,39 +375,21 @@ struct JournalOpener {
     defer { try? fileSystem.close(handle) }
     let size = try fileSystem.size(handle)
     let headerSize = JournalCompressedSegment.headerSize
-    let trailerSize = JournalCompressedSegment.blockHeaderSize + 16
+    let trailerSize = JournalCompressedSegment.trailerSize
     guard size >= UInt64(headerSize + trailerSize) else {
       throw corrupt("the segment ends without its trailer", at: 0)
     }
     let header = try fileSystem.read(handle, count: headerSize, at: 0)
-    guard header.count == headerSize,
-      Array(header[0..<4]) == JournalCompressedSegment.magic,
-      CRC32C.checksum(Array(header[0..<16])) == JournalFrame.loadLE32(header, 16)
-    else { throw corrupt("bad segment header", at: 0) }
-    guard header[4] == JournalCompressedSegment.version else {
-      throw corrupt(
-        "unsupported format version \(header[4]) (this reader reads version "
-          + "\(JournalCompressedSegment.version))", at: 4)
-    }
-    guard JournalFrame.loadLE64(header, 8) == segment.first else {
-      throw corrupt("the header names another segment", at: 8)
-    }
     let trailerOffset = size - UInt64(trailerSize)
-    let trailer = try fileSystem.read(handle, count: trailerSize, at: trailerOffset)
-    let blockHeader = JournalCompressedSegment.blockHeaderSize
-    guard trailer.count == trailerSize,
-      trailer[0] == JournalCompressedSegment.kindTrailer,
-      JournalFrame.loadLE32(trailer, 4) == 16, JournalFrame.loadLE32(trailer, 8) == 16,
-      CRC32C.checksum(
-        Array(trailer[blockHeader...]), continuing: CRC32C.checksum(Array(trailer[0..<12])))
-        == JournalFrame.loadLE32(trailer, 12)
-    else { throw corrupt("trailer checksum mismatch", at: trailerOffset) }
-    let records = JournalFrame.loadLE64(trailer, blockHeader)
-    let lastSequence = JournalFrame.loadLE64(trailer, blockHeader + 8)
-    guard records <= UInt64(Int.max), lastSequence <= JournalFrame.maximumSequence else {
-      throw corrupt("trailer values out of range", at: trailerOffset)
+    let trailerBytes = try fileSystem.read(handle, count: trailerSize, at: trailerOffset)
+    let trailer: JournalCompressedSegment.Trailer
+    do throws(JournalCompressedSegment.Damage) {
+      try JournalCompressedSegment.checkHeader(header, segmentFirst: segment.first)
+      trailer = try JournalCompressedSegment.decodeTrailerBlock(trailerBytes, at: trailerOffset)
+    } catch {
+      throw corrupt(error.reason, at: error.offset)
     }
-    return (lastSequence, headerSize + trailerSize, Int(records))
+    return (trailer.lastSequence, headerSize + trailerSize, Int(trailer.records))
   }
 
   /// Checks a compressed segment's header and trailer; a damaged one is refused, or set aside

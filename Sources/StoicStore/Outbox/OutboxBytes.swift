@@ -1,11 +1,12 @@
-/// Little-endian writer for the outbox's records and snapshot.
+/// Little-endian writer for the outbox's records and snapshot (in the project's one
+/// little-endian vocabulary, `Support/LittleEndian.swift`).
 struct OutboxByteWriter {
   private(set) var bytes: [UInt8] = []
 
   mutating func u8(_ value: UInt8) { bytes.append(value) }
-  mutating func u16(_ value: UInt16) { append(UInt64(value), count: 2) }
-  mutating func u32(_ value: UInt32) { append(UInt64(value), count: 4) }
-  mutating func u64(_ value: UInt64) { append(value, count: 8) }
+  mutating func u16(_ value: UInt16) { bytes.appendLittleEndian(value) }
+  mutating func u32(_ value: UInt32) { bytes.appendLittleEndian(value) }
+  mutating func u64(_ value: UInt64) { bytes.appendLittleEndian(value) }
   mutating func raw(_ value: [UInt8]) { bytes.append(contentsOf: value) }
 
   /// A u32 length followed by the bytes.
@@ -25,10 +26,6 @@ struct OutboxByteWriter {
     u32(UInt32(truncatingIfNeeded: values.count))
     for value in values { blob(value) }
   }
-
-  private mutating func append(_ value: UInt64, count: Int) {
-    for index in 0..<count { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
-  }
 }
 
 /// Bounds-checked little-endian reader: every read returns nil past the end, never traps.
@@ -44,10 +41,10 @@ struct OutboxByteReader {
   var isAtEnd: Bool { offset >= bytes.count }
   var remaining: Int { max(bytes.count - offset, 0) }
 
-  mutating func u8() -> UInt8? { integer(1).map { UInt8($0) } }
-  mutating func u16() -> UInt16? { integer(2).map { UInt16($0) } }
-  mutating func u32() -> UInt32? { integer(4).map { UInt32($0) } }
-  mutating func u64() -> UInt64? { integer(8) }
+  mutating func u8() -> UInt8? { integer() }
+  mutating func u16() -> UInt16? { integer() }
+  mutating func u32() -> UInt32? { integer() }
+  mutating func u64() -> UInt64? { integer() }
 
   mutating func raw(_ count: Int) -> [UInt8]? {
     guard count >= 0, count <= remaining else { return nil }
@@ -82,11 +79,9 @@ struct OutboxByteReader {
     return strings
   }
 
-  private mutating func integer(_ count: Int) -> UInt64? {
-    guard count <= remaining else { return nil }
-    var value: UInt64 = 0
-    for index in 0..<count { value |= UInt64(bytes[offset + index]) << (8 * index) }
-    offset += count
+  private mutating func integer<T: FixedWidthInteger>() -> T? {
+    guard let value = bytes.readLittleEndian(T.self, at: offset) else { return nil }
+    offset += MemoryLayout<T>.size
     return value
   }
 }

@@ -52,7 +52,15 @@ struct JournalCore {
 
   var active: Active?
   /// The previous segment while its seal is pending (see ``Sealing``).
-  var sealing: Sealing?
+  var sealing: Sealing? {
+    didSet {
+      // At most one pending seal: a roll replaces the active segment only once the seal of
+      // the one before it is finished.
+      assert(
+        oldValue == nil || sealing == nil || oldValue?.segment.first == sealing?.segment.first,
+        "a second seal pending while one is")
+    }
+  }
   /// Threads waiting for a claimed seal to be finished.
   var sealWaiters: [DispatchSemaphore] = []
   /// The reused buffer appends encode their frames into.
@@ -61,10 +69,14 @@ struct JournalCore {
   static let scratchLimit = 1 << 20
   var sealed: [Sealed] = []
   var lockHandle: FileHandle?
-  /// The last sequence handed out.
-  var lastSequence: UInt64 = 0
-  /// Records up to this sequence are durable.
-  var durableSequence: UInt64 = 0
+  /// The last sequence handed out; it never goes back.
+  var lastSequence: UInt64 = 0 {
+    didSet { assert(lastSequence >= oldValue, "the last sequence went back") }
+  }
+  /// Records up to this sequence are durable; never beyond the last sequence handed out.
+  var durableSequence: UInt64 = 0 {
+    didSet { assert(durableSequence <= lastSequence, "durable beyond the last sequence") }
+  }
   /// The sequence the last written sync marker claims.
   var markedSequence: UInt64 = 0
   /// Records at or below this are dropped (the checkpoint's low-water mark).
@@ -77,8 +89,10 @@ struct JournalCore {
   /// Each waits for `sequence` to be durable (`UInt64.max`: for the sync to end).
   var waiters: [(sequence: UInt64, semaphore: DispatchSemaphore)] = []
   /// Appenders that wrote and will wait for durability but have not yet reached the wait: a
-  /// group-commit leader gathers records only while this is above zero.
-  var pendingDurable = 0
+  /// group-commit leader gathers records only while this is above zero. Never negative.
+  var pendingDurable = 0 {
+    didSet { assert(pendingDurable >= 0, "more appenders left the durable wait than entered it") }
+  }
   /// Signalled to cut a group-commit leader's wait short.
   var leaderWake: DispatchSemaphore?
   /// How many appenders the last sync released: its leader and the waiters it covered. A

@@ -11,7 +11,7 @@ extension AtomicFile {
     do throws(StoreError) {
       try write(bytes, validate: validate)
     } catch {
-      let directory = Path.directory(of: path)
+      let directory = StorePath.directory(of: path)
       guard error.code == .notFound, !((try? fileSystem.exists(path)) ?? true) else { throw error }
       try fileSystem.createDirectoryDurably(
         directory, permissions: options.permissions.forDirectory)

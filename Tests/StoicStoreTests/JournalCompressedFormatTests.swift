@@ -260,7 +260,7 @@ struct JournalCompressedFormatTests {
     let disk = SimulatedFileSystem()
     let (path, _) = try Self.smallCompressedJournal(disk)
     let base = disk.crashedDurableOnly()
-    let first = try #require(JournalFileNames.parseSegment(Path.name(of: path))?.first)
+    let first = try #require(JournalFileNames.parseSegment(StorePath.name(of: path))?.first)
     // The forged segment holds as many records as the real one (its trailer's count), so that
     // the segment after it still starts right after its last record.
     let count = Array(try #require(base.contents(path)).suffix(16)).loadLittleEndian(

@@ -129,7 +129,7 @@ enum JournalReopenCheck {
   /// The journal directory's files and their sizes.
   static func listing(_ disk: SimulatedFileSystem) -> String {
     let names = (try? disk.list(directory)) ?? []
-    return names.map { "\($0) (\(disk.contents(Path.join(directory, $0))?.count ?? 0) B)" }
+    return names.map { "\($0) (\(disk.contents(StorePath.join(directory, $0))?.count ?? 0) B)" }
       .joined(separator: ", ")
   }
 

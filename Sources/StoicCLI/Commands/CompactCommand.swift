@@ -33,7 +33,7 @@ enum CompactCommand: StoicCommand {
         .noStore,
         "\(location.given): compact works on journal and outbox directories, not on an atomic file")
     }
-    let lockFile = Path.join(location.path, JournalFileNames.lock)
+    let lockFile = StorePath.join(location.path, JournalFileNames.lock)
     let holder = LockHolder.probe(lockFile: lockFile)
     if holder.isHeld { throw heldFailure(location, holder) }
     let examination = await StoreExamination.run(
@@ -79,7 +79,7 @@ enum CompactCommand: StoicCommand {
     let progress = console.progress
     let log = EventLog { event in
       guard event.name == StoreEvents.journalCompacted.name else { return }
-      progress.update("compressed \(Path.name(of: event["path"] ?? ""))")
+      progress.update("compressed \(StorePath.name(of: event["path"] ?? ""))")
     }
     let journal = try Journal.open(
       directory: directory, fileSystem: PosixFileSystem(),

@@ -46,7 +46,7 @@ struct DemoCommand: StoicCommand {
     let events = EventSink { [console] event in console.line("    event: \(event)") }
     let fileSystem = PosixFileSystem(events: events)
     try fileSystem.createDirectory(folder)
-    let path = Path.join(folder, "settings.json")
+    let path = StorePath.join(folder, "settings.json")
     let file = AtomicFile(path: path, fileSystem: fileSystem, events: events)
     let isJSONObject: ([UInt8]) -> Bool = { $0.first == UInt8(ascii: "{") }
 
@@ -105,7 +105,7 @@ struct DemoCommand: StoicCommand {
 
   private func listing(_ fileSystem: PosixFileSystem, _ folder: String) throws(StoreError) {
     for name in try fileSystem.list(folder) {
-      let size = try fileSystem.fileSize(Path.join(folder, name)) ?? 0
+      let size = try fileSystem.fileSize(StorePath.join(folder, name)) ?? 0
       console.line("   \(name)  \(size) bytes")
     }
     console.line()
@@ -118,7 +118,7 @@ struct DemoCommand: StoicCommand {
       return String(cString: base)
     }
     guard let made else {
-      throw StoreError.system("mkdtemp", Errno(rawValue: errno), path: "/tmp")
+      throw StoreError.system("mkdtemp", StoreErrno(rawValue: errno), path: "/tmp")
     }
     return made
   }

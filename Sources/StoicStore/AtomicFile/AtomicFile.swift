@@ -66,7 +66,7 @@ public struct AtomicFile: Sendable {
   public func write(_ bytes: [UInt8], validate: (([UInt8]) -> Bool)? = nil) throws(StoreError) {
     let stored = options.envelope ? AtomicFile.envelope(bytes) : bytes
     try DiskSpace.preflight(
-      fileSystem, path: Path.directory(of: path), bytesNeeded: UInt64(stored.count),
+      fileSystem, path: StorePath.directory(of: path), bytesNeeded: UInt64(stored.count),
       margin: options.preflightMargin)
 
     if try fileSystem.exists(temporaryPath) {
@@ -87,7 +87,7 @@ public struct AtomicFile: Sendable {
       }
     }
     try fileSystem.rename(temporaryPath, to: path)
-    try fileSystem.syncDirectory(Path.directory(of: path))
+    try fileSystem.syncDirectory(StorePath.directory(of: path))
   }
 
   /// Reads the file: the current generation, or the previous one when the current is missing

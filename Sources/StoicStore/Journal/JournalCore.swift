@@ -14,7 +14,7 @@ struct JournalCore {
     var first: UInt64
     var name: String
     var path: String
-    var handle: FileHandle
+    var handle: StoreFileHandle
     /// Where the next frame goes.
     var end: UInt64
     /// Bytes `[0, syncedEnd)` are durable.
@@ -68,7 +68,7 @@ struct JournalCore {
   /// A scratch buffer grown beyond this by a large batch is released after the write.
   static let scratchLimit = 1 << 20
   var sealed: [Sealed] = []
-  var lockHandle: FileHandle?
+  var lockHandle: StoreFileHandle?
   /// The last sequence handed out; it never goes back.
   var lastSequence: UInt64 = 0 {
     didSet { assert(lastSequence >= oldValue, "the last sequence went back") }

@@ -103,7 +103,7 @@ extension JournalCheckpoint {
   /// sync, rename, directory sync). The checkpoint carries its own checksums; AtomicFile adds
   /// the replace sequence and the free-space preflight.
   func store(in directory: String, fileSystem: any FileSystem) throws(StoreError) {
-    let path = Path.join(directory, JournalFileNames.checkpoint)
+    let path = StorePath.join(directory, JournalFileNames.checkpoint)
     let plain = AtomicFile.Options(envelope: false, keepPrevious: false)
     try AtomicFile(path: path, fileSystem: fileSystem, options: plain).write(encoded())
   }

@@ -20,7 +20,7 @@ public enum CollectorError: Error, Sendable, CustomStringConvertible {
       "bound to \(host), beyond loopback, the collector requires a bearer token "
         + "(--token or \(CollectorOptions.tokenEnvironmentVariable))"
     case .invalidHost(let host): "\(host) is not a numeric IPv4 or IPv6 address"
-    case .socket(let call, let errno): "\(call) failed: \(Errno(rawValue: errno))"
+    case .socket(let call, let errno): "\(call) failed: \(StoreErrno(rawValue: errno))"
     case .store(let error): "the collector's journal: \(error)"
     case .invalidOption(let message): message
     }

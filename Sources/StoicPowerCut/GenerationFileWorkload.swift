@@ -31,7 +31,7 @@ package struct GenerationFileWorkload: PowerCutWorkload {
   }
 
   /// The file's path in `directory`.
-  static func path(_ directory: String) -> String { Path.join(directory, "state.bin") }
+  static func path(_ directory: String) -> String { StorePath.join(directory, "state.bin") }
 
   package func run(
     directory: String, acknowledgements: PowerCutAcknowledgementWriter, seed: UInt64

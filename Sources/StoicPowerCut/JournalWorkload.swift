@@ -69,7 +69,7 @@ package struct JournalWorkload: PowerCutWorkload {
     directory: String, acknowledgements: PowerCutAcknowledgementWriter, seed: UInt64
   ) async throws {
     let journal = try Journal.open(
-      directory: Path.join(directory, "journal"), fileSystem: PosixFileSystem(),
+      directory: StorePath.join(directory, "journal"), fileSystem: PosixFileSystem(),
       options: options)
     let failure = PowerCutShared<String?>(nil)
     let done = DispatchGroup()
@@ -132,7 +132,7 @@ package struct JournalWorkload: PowerCutWorkload {
     -> PowerCutVerdict
   {
     var verdict = PowerCutVerdict()
-    let path = Path.join(directory, "journal")
+    let path = StorePath.join(directory, "journal")
     do {
       let journal = try Journal.open(
         directory: path, fileSystem: PosixFileSystem(), options: options)

@@ -36,7 +36,7 @@ package struct OutboxWorkload: PowerCutWorkload {
 
   func open(_ directory: String) throws(StoreError) -> Outbox<[UInt8]> {
     try Outbox(
-      directory: Path.join(directory, "outbox"), fileSystem: PosixFileSystem(), codec: .bytes,
+      directory: StorePath.join(directory, "outbox"), fileSystem: PosixFileSystem(), codec: .bytes,
       options: options, journalOptions: journalOptions)
   }
 

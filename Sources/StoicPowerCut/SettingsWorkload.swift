@@ -40,7 +40,7 @@ package struct SettingsWorkload: PowerCutWorkload {
 
   /// The settings file's path in `directory`.
   static func path(_ directory: String) -> String {
-    Path.join(directory, "config/app/prefs.json")
+    StorePath.join(directory, "config/app/prefs.json")
   }
 
   func open(_ directory: String) throws(StoreError) -> SettingsStore<Values> {

@@ -62,18 +62,34 @@ public struct CrashContext: Sendable, CustomStringConvertible {
     self.recoveryTotalPoints = recoveryTotalPoints
   }
 
-  /// A violation of the check at this image, to throw from `check`.
+  /// A violation of the check at this image, of kind ``CrashViolation/Kind/wrongState``, to
+  /// throw from `check`.
   public func violation(_ message: String) -> CrashViolation {
-    CrashViolation(context: self, message: message)
+    violation(.wrongState, message)
   }
 
-  /// Throws a violation with `message` unless `condition` holds.
+  /// A violation of the check at this image, of `kind`, to throw from `check`.
+  public func violation(_ kind: CrashViolation.Kind, _ message: String) -> CrashViolation {
+    CrashViolation(context: self, kind: kind, message: message)
+  }
+
+  /// Throws a violation of kind ``CrashViolation/Kind/wrongState`` with `message` unless
+  /// `condition` holds.
   ///
   /// - Throws: ``CrashViolation`` at this image when `condition` is false.
   public func require(_ condition: Bool, _ message: @autoclosure () -> String)
     throws(CrashViolation)
   {
-    if !condition { throw violation(message()) }
+    if !condition { throw violation(.wrongState, message()) }
+  }
+
+  /// Throws a violation of `kind` with `message` unless `condition` holds.
+  ///
+  /// - Throws: ``CrashViolation`` at this image when `condition` is false.
+  public func require(
+    _ condition: Bool, _ kind: CrashViolation.Kind, _ message: @autoclosure () -> String
+  ) throws(CrashViolation) {
+    if !condition { throw violation(kind, message()) }
   }
 
   /// `crash point 3 of 7` (and the recovery crash point), the acknowledgements and the image.

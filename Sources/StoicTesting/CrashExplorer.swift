@@ -101,7 +101,7 @@ public struct CrashExplorer: Sendable {
         crashPoint: 0, totalPoints: 0, acknowledged: [], attempted: [], image: "setup")
       return CrashReport(
         crashPoints: 0, imagesChecked: 0,
-        violations: [context.violation("setup threw: \(failure.description)")])
+        violations: [context.violation(.setupThrew, "setup threw: \(failure.description)")])
     }
     let snapshots = run.snapshots
     let attempted = run.acknowledgements.map(\.value)

@@ -29,6 +29,9 @@ public struct CrashReport: Sendable, CustomStringConvertible {
   /// True when no image failed.
   public var passed: Bool { violations.isEmpty }
 
+  /// The kinds of the violations found: what kinds of promise the crash images broke.
+  public var violationKinds: Set<CrashViolation.Kind> { Set(violations.map(\.kind)) }
+
   /// The crash points that failed at least once, sorted.
   public var failingCrashPoints: [Int] {
     Set(violations.map(\.context.crashPoint)).sorted()

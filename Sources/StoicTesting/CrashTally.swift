@@ -32,16 +32,16 @@ struct CrashTally {
       state = try recover(disk)
     } catch {
       _ = disk.stopRecording()
-      violations.append(context.violation("recover threw: \(error)"))
+      violations.append(context.violation(.recoveryThrew, "recover threw: \(error)"))
       return nil
     }
     let recovery = disk.stopRecording()
     do {
       try check(state, context)
     } catch let violation as CrashViolation {
-      violations.append(context.violation(violation.message))
+      violations.append(context.violation(violation.kind, violation.message))
     } catch {
-      violations.append(context.violation("check threw: \(error)"))
+      violations.append(context.violation(.checkThrew, "check threw: \(error)"))
     }
     return recovery
   }

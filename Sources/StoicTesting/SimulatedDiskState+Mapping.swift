@@ -5,7 +5,7 @@ extension SimulatedDiskState {
   /// zero-extending truncate if it is shorter, and registers a mapping of the inode.
   ///
   /// - Returns: The mapping's number.
-  mutating func map(_ handle: FileHandle, length: UInt64) throws(StoreError) -> Int {
+  mutating func map(_ handle: StoreFileHandle, length: UInt64) throws(StoreError) -> Int {
     let file = try reserveForMapping(handle, length: length)
     let number = nextMapping
     nextMapping += 1
@@ -18,7 +18,7 @@ extension SimulatedDiskState {
   /// file is shorter than `length` (memory mappings' changed pages are written back first).
   ///
   /// - Returns: The open file.
-  mutating func reserveForMapping(_ handle: FileHandle, length: UInt64) throws(StoreError)
+  mutating func reserveForMapping(_ handle: StoreFileHandle, length: UInt64) throws(StoreError)
     -> OpenFile
   {
     let file = try openFile(handle, "mmap")

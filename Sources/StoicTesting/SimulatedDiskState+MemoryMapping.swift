@@ -21,7 +21,7 @@ extension SimulatedDiskState {
   /// the file's current bytes (zeros past its end), page-aligned.
   ///
   /// - Returns: The mapping's number and its buffer.
-  mutating func mapMemory(_ handle: FileHandle, length: UInt64) throws(StoreError)
+  mutating func mapMemory(_ handle: StoreFileHandle, length: UInt64) throws(StoreError)
     -> (number: Int, buffer: UnsafeMutableRawPointer)
   {
     let file = try reserveForMapping(handle, length: length)

@@ -3,7 +3,7 @@ import StoicStore
 extension SimulatedDiskState {
   /// `open(2)`: see ``SimulatedFileSystem/open(_:_:permissions:)``.
   mutating func open(_ rawPath: String, _ mode: OpenMode, permissions: FilePermissions)
-    throws(StoreError) -> FileHandle
+    throws(StoreError) -> StoreFileHandle
   {
     let path = SimulatedPath.normalize(rawPath)
     if disk.directories.contains(path) {
@@ -39,11 +39,11 @@ extension SimulatedDiskState {
     nextDescriptor += 1
     handles[descriptor] = OpenFile(inode: inode, writable: mode != .readOnly)
     if created { recordOperation() }
-    return FileHandle(descriptor: descriptor, path: rawPath)
+    return StoreFileHandle(descriptor: descriptor, path: rawPath)
   }
 
   /// `close(2)`: releases the handle and its lock.
-  mutating func close(_ handle: FileHandle) throws(StoreError) {
+  mutating func close(_ handle: StoreFileHandle) throws(StoreError) {
     guard let file = handles.removeValue(forKey: handle.descriptor) else {
       throw StoreError.system("close", .badFileDescriptor, path: handle.path)
     }
@@ -52,7 +52,9 @@ extension SimulatedDiskState {
   }
 
   /// `pread(2)` into a caller's buffer.
-  func read(_ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64)
+  func read(
+    _ handle: StoreFileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
+  )
     throws(StoreError) -> Int
   {
     let file = try openFile(handle, "pread")
@@ -70,7 +72,7 @@ extension SimulatedDiskState {
   }
 
   /// `pwrite(2)`: a pending write, or the injected `ENOSPC` after a partial one.
-  mutating func write(_ handle: FileHandle, _ bytes: [UInt8], at offset: UInt64)
+  mutating func write(_ handle: StoreFileHandle, _ bytes: [UInt8], at offset: UInt64)
     throws(StoreError)
   {
     let file = try openFile(handle, "pwrite")
@@ -95,7 +97,7 @@ extension SimulatedDiskState {
   }
 
   /// `ftruncate(2)`: a pending truncate.
-  mutating func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError) {
+  mutating func truncate(_ handle: StoreFileHandle, to size: UInt64) throws(StoreError) {
     let file = try openFile(handle, "ftruncate")
     guard file.writable else {
       throw StoreError.system("ftruncate", .invalidArgument, path: handle.path)
@@ -106,7 +108,7 @@ extension SimulatedDiskState {
   }
 
   /// `fsync(2)`: the file's pending operations become durable, or (injected `EIO`) are dropped.
-  mutating func sync(_ handle: FileHandle) throws(StoreError) {
+  mutating func sync(_ handle: StoreFileHandle) throws(StoreError) {
     let file = try openFile(handle, "fsync")
     if consumeSyncFault() {
       let durable = disk.inodes[file.inode]?.durable ?? []
@@ -161,7 +163,7 @@ extension SimulatedDiskState {
   mutating func remove(_ rawPath: String) throws(StoreError) {
     let path = SimulatedPath.normalize(rawPath)
     guard let inode = names[path] else {
-      let errno: Errno = disk.directories.contains(path) ? .isDirectory : .noSuchFile
+      let errno: StoreErrno = disk.directories.contains(path) ? .isDirectory : .noSuchFile
       throw StoreError.system("unlink", errno, path: rawPath)
     }
     names[path] = nil
@@ -174,21 +176,21 @@ extension SimulatedDiskState {
   func list(_ rawPath: String) throws(StoreError) -> [String] {
     let directory = SimulatedPath.normalize(rawPath)
     guard disk.directories.contains(directory) else {
-      let errno: Errno = names[directory] == nil ? .noSuchFile : .notDirectory
+      let errno: StoreErrno = names[directory] == nil ? .noSuchFile : .notDirectory
       throw StoreError.system("opendir", errno, path: rawPath)
     }
     var entries: [String] = []
     for path in names.keys where SimulatedPath.parent(of: path) == directory {
-      entries.append(Path.name(of: path))
+      entries.append(StorePath.name(of: path))
     }
     for path in disk.directories where path != directory {
-      if SimulatedPath.parent(of: path) == directory { entries.append(Path.name(of: path)) }
+      if SimulatedPath.parent(of: path) == directory { entries.append(StorePath.name(of: path)) }
     }
     return entries.sorted()
   }
 
   /// The current size of the file behind `handle`.
-  func size(_ handle: FileHandle) throws(StoreError) -> UInt64 {
+  func size(_ handle: StoreFileHandle) throws(StoreError) -> UInt64 {
     let file = try openFile(handle, "fstat")
     return UInt64(contents[file.inode]?.count ?? 0)
   }
@@ -229,7 +231,7 @@ extension SimulatedDiskState {
   }
 
   /// `flock(LOCK_EX | LOCK_NB)`: one holder per inode.
-  mutating func lock(_ handle: FileHandle) throws(StoreError) {
+  mutating func lock(_ handle: StoreFileHandle) throws(StoreError) {
     let file = try openFile(handle, "flock")
     if let holder = locks[file.inode], holder != handle.descriptor {
       throw StoreError(

@@ -113,7 +113,7 @@ struct SimulatedDiskState: Sendable {
   }
 
   /// The open file behind `handle`, or `EBADF` for `syscall`.
-  func openFile(_ handle: FileHandle, _ syscall: String) throws(StoreError) -> OpenFile {
+  func openFile(_ handle: StoreFileHandle, _ syscall: String) throws(StoreError) -> OpenFile {
     guard let file = handles[handle.descriptor] else {
       throw StoreError.system(syscall, .badFileDescriptor, path: handle.path)
     }

@@ -9,7 +9,7 @@ extension SimulatedFileSystem {
   ///   (`StoreError.Code.alreadyExists`) for `.createExclusive` on an existing file, `EISDIR`
   ///   for a directory.
   public func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions)
-    throws(StoreError) -> FileHandle
+    throws(StoreError) -> StoreFileHandle
   {
     try state.withLock { (state) throws(StoreError) in
       try state.open(path, mode, permissions: permissions)
@@ -19,7 +19,7 @@ extension SimulatedFileSystem {
   /// Closes a handle, releasing its lock. Closing does not sync.
   ///
   /// - Throws: `StoreError` with `EBADF` from `close` when the handle is not open.
-  public func close(_ handle: FileHandle) throws(StoreError) {
+  public func close(_ handle: StoreFileHandle) throws(StoreError) {
     try state.withLock { (state) throws(StoreError) in try state.close(handle) }
   }
 
@@ -28,7 +28,7 @@ extension SimulatedFileSystem {
   /// - Throws: `StoreError` from `pread`: `EBADF` for a closed handle, `EIO` when
   ///   ``SimulatedFault/ioErrorOnRead(path:)`` is injected for the file.
   public func read(
-    _ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
+    _ handle: StoreFileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
   ) throws(StoreError) -> Int {
     try state.withLock { (state) throws(StoreError) in
       state.captureMemory(inode: state.handles[handle.descriptor]?.inode ?? 0)
@@ -42,7 +42,7 @@ extension SimulatedFileSystem {
   /// - Throws: `StoreError` from `pwrite`: `EBADF` for a closed or read-only handle, `ENOSPC`
   ///   when ``SimulatedFault/noSpaceOnWrite(nth:partialBytes:)`` fires (after landing the
   ///   partial bytes).
-  public func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
+  public func write(_ handle: StoreFileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
     throws(StoreError)
   {
     let copied = [UInt8](bytes)
@@ -61,7 +61,7 @@ extension SimulatedFileSystem {
   /// - Throws: `StoreError`: `EBADF` from `mmap` for a closed handle, `EACCES` for a read-only
   ///   one, `EINVAL` for a length of 0; `ENOSPC` from `posix_fallocate` when
   ///   ``SimulatedFault/noSpaceOnMap(nth:)`` fires.
-  public func map(_ handle: FileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
+  public func map(_ handle: StoreFileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
     let number = try state.withLock { (state) throws(StoreError) in
       try state.map(handle, length: length)
     }
@@ -73,7 +73,7 @@ extension SimulatedFileSystem {
   /// zero-extending truncate (durable after ``sync(_:)``).
   ///
   /// - Throws: As ``map(_:length:)``.
-  public func mapMemory(_ handle: FileHandle, length: UInt64) throws(StoreError)
+  public func mapMemory(_ handle: StoreFileHandle, length: UInt64) throws(StoreError)
     -> any MemoryMapping
   {
     let (number, buffer) = try state.withLock { (state) throws(StoreError) in
@@ -87,7 +87,7 @@ extension SimulatedFileSystem {
   ///
   /// - Throws: `StoreError` from `ftruncate`: `EBADF` for a closed handle, `EINVAL` for a
   ///   read-only one.
-  public func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError) {
+  public func truncate(_ handle: StoreFileHandle, to size: UInt64) throws(StoreError) {
     try state.withLock { (state) throws(StoreError) in
       state.captureMemory(inode: state.handles[handle.descriptor]?.inode ?? 0)
       try state.truncate(handle, to: size)
@@ -99,7 +99,7 @@ extension SimulatedFileSystem {
   ///
   /// - Throws: `StoreError` from `fsync`: `EBADF` for a closed handle; `EIO` when
   ///   ``SimulatedFault/ioErrorOnSync(nth:)`` fires, after dropping the pending operations.
-  public func sync(_ handle: FileHandle) throws(StoreError) {
+  public func sync(_ handle: StoreFileHandle) throws(StoreError) {
     try state.withLock { (state) throws(StoreError) in
       state.captureMemory()
       try state.sync(handle)
@@ -140,7 +140,7 @@ extension SimulatedFileSystem {
   /// The current size of the open file.
   ///
   /// - Throws: `StoreError` from `fstat` with `EBADF` for a closed handle.
-  public func size(_ handle: FileHandle) throws(StoreError) -> UInt64 {
+  public func size(_ handle: StoreFileHandle) throws(StoreError) -> UInt64 {
     try state.withLock { (state) throws(StoreError) in try state.size(handle) }
   }
 
@@ -174,7 +174,7 @@ extension SimulatedFileSystem {
   ///
   /// - Throws: `StoreError` with code `StoreError.Code.locked` (`flock`, `EAGAIN`) when
   ///   another handle holds it, `EBADF` for a closed handle.
-  public func lock(_ handle: FileHandle) throws(StoreError) {
+  public func lock(_ handle: StoreFileHandle) throws(StoreError) {
     try state.withLock { (state) throws(StoreError) in try state.lock(handle) }
   }
 }

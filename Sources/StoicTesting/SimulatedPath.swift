@@ -16,7 +16,7 @@ enum SimulatedPath {
 
   /// The directory holding the (normalised) `path`.
   static func parent(of path: String) -> String {
-    Path.directory(of: path)
+    StorePath.directory(of: path)
   }
 
   /// The directories from the root down to `path` itself (normalised), for `createDirectory`.

@@ -58,7 +58,7 @@ struct CompactCommandTests {
       let damaged = try StoicProcess.run(["compact", directory])
       #expect(damaged.status == 1, "\(damaged)")
       #expect(damaged.error.contains("compact refused and changed nothing"), "\(damaged)")
-      #expect(damaged.output.contains("DAMAGE   \(Path.name(of: segment))"), "\(damaged)")
+      #expect(damaged.output.contains("DAMAGE   \(StorePath.name(of: segment))"), "\(damaged)")
       let file = try StoicProcess.run(["compact", scratch + "/settings.json"])
       #expect(file.status == 66, "\(file)")
       #expect(try StoreFixtures.fingerprint(scratch) == before)

@@ -33,8 +33,8 @@ struct InspectCommandTests {
       #expect(table.output.contains("records     480 (sequences 21…500)"), "\(table)")
       #expect(table.output.contains("low-water   20"), "\(table)")
       #expect(table.output.contains("lock        not locked"))
-      #expect(table.output.contains("\(Path.name(of: zst[0]))  compressed"), "\(table)")
-      #expect(table.output.contains("\(Path.name(of: logs.last ?? ""))  active"), "\(table)")
+      #expect(table.output.contains("\(StorePath.name(of: zst[0]))  compressed"), "\(table)")
+      #expect(table.output.contains("\(StorePath.name(of: logs.last ?? ""))  active"), "\(table)")
       #expect(table.output.contains("  sealed "), "\(table)")
       #expect(table.output.contains("journal.checkpoint  checkpoint"), "\(table)")
 

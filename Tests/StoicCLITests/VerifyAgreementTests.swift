@@ -44,7 +44,7 @@ struct VerifyAgreementTests {
         UInt8(truncatingIfNeeded: random.next())
       }
       try StoreFixtures.append(active, extra)
-      return "\(Path.name(of: active)): \(extra.count) bytes appended"
+      return "\(StorePath.name(of: active)): \(extra.count) bytes appended"
     }
     let files = try FileManager.default.contentsOfDirectory(atPath: directory)
       .filter { $0 != "journal.lock" }.sorted()
@@ -95,7 +95,7 @@ struct VerifyAgreementTests {
           refused += 1
           let file = (refusal.cause as? JournalDamage)?.path ?? refusal.path
           if let file {
-            #expect(outcome.output.contains(Path.name(of: file)), "\(what): \(outcome)")
+            #expect(outcome.output.contains(StorePath.name(of: file)), "\(what): \(outcome)")
           }
         }
       }

@@ -99,7 +99,8 @@ struct VerifyCommandTests {
       #expect(outcome.status == 0, "\(outcome)")
       #expect(
         outcome.output.contains(
-          "warning  \(Path.name(of: active)) at offset \(size) (10 bytes): torn tail"), "\(outcome)"
+          "warning  \(StorePath.name(of: active)) at offset \(size) (10 bytes): torn tail"),
+        "\(outcome)"
       )
       #expect(outcome.output.contains("clean: nothing the library would refuse (1 warning)"))
     }
@@ -108,7 +109,7 @@ struct VerifyCommandTests {
   /// `name at offset O` for frame `index` of a `.log` segment.
   static func frame(_ segment: String, _ index: Int) throws -> (offset: Int, name: String) {
     let offset = try StoreFixtures.frameOffsets(segment)[index]
-    return (offset, "\(Path.name(of: segment)) at offset \(offset)")
+    return (offset, "\(StorePath.name(of: segment)) at offset \(offset)")
   }
 
   static let damaged: [Case] = [
@@ -137,7 +138,7 @@ struct VerifyCommandTests {
       let segment = try StoreFixtures.segments(scratch + "/j", suffix: ".zst")[2]
       try StoreFixtures.flipBit(segment, at: 50, bit: 6)
       return (
-        scratch + "/j", ["\(Path.name(of: segment)) at offset 20", "block checksum mismatch"]
+        scratch + "/j", ["\(StorePath.name(of: segment)) at offset 20", "block checksum mismatch"]
       )
     },
     Case(name: "a compressed segment cut short") { scratch in
@@ -145,7 +146,7 @@ struct VerifyCommandTests {
       let segment = try StoreFixtures.segments(scratch + "/j", suffix: ".zst")[1]
       let bytes = try StoreFixtures.bytesOf(segment)
       try Data(bytes.prefix(bytes.count - 20)).write(to: URL(fileURLWithPath: segment))
-      return (scratch + "/j", [Path.name(of: segment), "trailer checksum mismatch"])
+      return (scratch + "/j", [StorePath.name(of: segment), "trailer checksum mismatch"])
     },
     Case(name: "bit flipped in the checkpoint") { scratch in
       try StoreFixtures.journal(scratch + "/j")
@@ -182,7 +183,7 @@ struct VerifyCommandTests {
       try StoreFixtures.journal(scratch + "/j")
       let segment = try StoreFixtures.segments(scratch + "/j", suffix: ".zst")[0]
       try StoreFixtures.rewriteCompressedVersion(segment, to: 3)
-      return (scratch + "/j", [Path.name(of: segment), "unsupported format version 3"])
+      return (scratch + "/j", [StorePath.name(of: segment), "unsupported format version 3"])
     },
     Case(name: "a settings file of a newer envelope format") { scratch in
       try StoreFixtures.atomicFile(scratch + "/settings.json")
@@ -229,7 +230,8 @@ struct VerifyCommandTests {
       let outcome = try Self.verify(directory, root: scratch)
       #expect(outcome.status == 1, "\(outcome)")
       #expect(outcome.output.contains(frame.name), "\(outcome)")
-      #expect(outcome.output.contains(Path.name(of: compressed[0]) + " at offset 20"), "\(outcome)")
+      #expect(
+        outcome.output.contains(StorePath.name(of: compressed[0]) + " at offset 20"), "\(outcome)")
       #expect(outcome.output.contains("damaged: 2 findings"), "\(outcome)")
     }
   }

@@ -15,30 +15,32 @@ private struct FreeSpaceOnlyFileSystem: FileSystem {
 
   private func unused() -> StoreError { StoreError(.unsupported, "not used by the preflight") }
   func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions) throws(StoreError)
-    -> FileHandle
+    -> StoreFileHandle
   { throw unused() }
-  func close(_ handle: FileHandle) throws(StoreError) { throw unused() }
-  func read(_ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64)
+  func close(_ handle: StoreFileHandle) throws(StoreError) { throw unused() }
+  func read(
+    _ handle: StoreFileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
+  )
     throws(StoreError) -> Int
   { throw unused() }
-  func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
+  func write(_ handle: StoreFileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
     throws(StoreError)
   { throw unused() }
-  func map(_ handle: FileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
+  func map(_ handle: StoreFileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
     throw unused()
   }
-  func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError) { throw unused() }
-  func sync(_ handle: FileHandle) throws(StoreError) { throw unused() }
+  func truncate(_ handle: StoreFileHandle, to size: UInt64) throws(StoreError) { throw unused() }
+  func sync(_ handle: StoreFileHandle) throws(StoreError) { throw unused() }
   func syncDirectory(_ path: String) throws(StoreError) { throw unused() }
   func rename(_ source: String, to destination: String) throws(StoreError) { throw unused() }
   func remove(_ path: String) throws(StoreError) { throw unused() }
   func list(_ directory: String) throws(StoreError) -> [String] { throw unused() }
-  func size(_ handle: FileHandle) throws(StoreError) -> UInt64 { throw unused() }
+  func size(_ handle: StoreFileHandle) throws(StoreError) -> UInt64 { throw unused() }
   func fileSize(_ path: String) throws(StoreError) -> UInt64? { throw unused() }
   func createDirectory(_ path: String, permissions: FilePermissions) throws(StoreError) {
     throw unused()
   }
-  func lock(_ handle: FileHandle) throws(StoreError) { throw unused() }
+  func lock(_ handle: StoreFileHandle) throws(StoreError) { throw unused() }
 }
 
 @Suite("DiskSpace.preflight: enough free space, or diskFull before anything is touched")
@@ -111,7 +113,7 @@ struct DiskSpaceTests {
 
   @Test("ENOSPC, EROFS and EDQUOT from the disk are permanent: stop, never retry")
   func permanentErrnos() {
-    for errno in [Errno.noSpace, .readOnlyFileSystem, .quotaExceeded] {
+    for errno in [StoreErrno.noSpace, .readOnlyFileSystem, .quotaExceeded] {
       #expect(StoreError.system("pwrite", errno, path: "/data/file").retryDecision == .stop)
     }
   }

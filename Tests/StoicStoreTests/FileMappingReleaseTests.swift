@@ -17,7 +17,7 @@ struct FileMappingReleaseTests {
   /// Runs `body` with a file system, a new file's path and handle on it, and a mapping of the
   /// file's first three pages.
   func withMapping(
-    on disk: Disk, _ body: (any FileSystem, String, FileHandle, any FileMapping) throws -> Void
+    on disk: Disk, _ body: (any FileSystem, String, StoreFileHandle, any FileMapping) throws -> Void
   ) throws {
     func run(_ fs: any FileSystem, _ path: String) throws {
       let handle = try fs.open(path, .createExclusive)
@@ -27,7 +27,7 @@ struct FileMappingReleaseTests {
     switch disk {
     case .posix:
       try PosixScratchDirectory.with { directory in
-        try run(PosixFileSystem(), Path.join(directory, "mapped"))
+        try run(PosixFileSystem(), StorePath.join(directory, "mapped"))
       }
     case .simulated:
       let simulated = SimulatedFileSystem()

@@ -260,10 +260,11 @@ struct JournalCompressedFormatTests {
     let disk = SimulatedFileSystem()
     let (path, _) = try Self.smallCompressedJournal(disk)
     let base = disk.crashedDurableOnly()
-    let first = try #require(JournalFileNames.parseSegment(Path.name(of: path))?.first)
+    let first = try #require(JournalFileNames.parseSegment(StorePath.name(of: path))?.first)
     // The forged segment holds as many records as the real one (its trailer's count), so that
     // the segment after it still starts right after its last record.
-    let count = JournalFrame.loadLE64(Array(try #require(base.contents(path)).suffix(16)), 0)
+    let count = Array(try #require(base.contents(path)).suffix(16)).loadLittleEndian(
+      UInt64.self, at: JournalCompressedSegment.TrailerOffset.records)
     var encoder = JournalRecordBlock.Encoder()
     for sequence in first..<(first + count) {
       Support.payload(sequence).withUnsafeBytes { encoder.append(sequence: sequence, payload: $0) }
@@ -284,5 +285,50 @@ struct JournalCompressedFormatTests {
         #expect(error.message.contains("decompress"))
       }
     }
+  }
+
+  @Test("a trailer whose reserved bytes are not zero is refused by open, as by the block reader")
+  func trailerReservedBytes() throws {
+    let disk = SimulatedFileSystem()
+    let (path, _) = try Self.smallCompressedJournal(disk)
+    let base = disk.crashedDurableOnly()
+    let original = try #require(base.contents(path))
+    let start = original.count - JournalCompressedSegment.trailerSize
+    let offsets = JournalCompressedSegment.BlockOffset.self
+    for reserved in offsets.reserved..<offsets.rawLength {
+      var bytes = original
+      bytes[start + reserved] = 0x01
+      // A valid checksum: only the reserved byte is wrong.
+      let header = Array(bytes[start..<(start + JournalCompressedSegment.blockHeaderSize)])
+      let stored = Array(bytes[(start + JournalCompressedSegment.blockHeaderSize)...])
+      bytes.storeLittleEndian(
+        JournalCompressedSegment.blockChecksum(header: header, stored: stored),
+        at: start + offsets.checksum)
+      let copy = base.copy()
+      copy.setDurableContents(path, bytes)
+      var options = Support.smallSegments()
+      options.segmentSize = 300
+      // Open checks only the segment's ends: it must refuse the trailer itself.
+      #expect(throws: StoreError.self, "reserved byte \(reserved) accepted by open") {
+        try Journal.open(
+          directory: JournalTestSupport.directory, fileSystem: copy, options: options
+        ).close()
+      }
+      switch Self.read(copy) {
+      case .success: Issue.record("reserved byte \(reserved) was accepted")
+      case .failure(let error): #expect(error.code == .corrupt, "\(error)")
+      }
+      let trailer = Array(bytes[start...])
+      #expect(throws: JournalCompressedSegment.Damage.self) {
+        try JournalCompressedSegment.decodeTrailerBlock(trailer, at: UInt64(start))
+      }
+      #expect(throws: JournalCompressedSegment.Damage.self) {
+        try JournalCompressedSegment.decodeBlockHeader(header, at: UInt64(start), limit: 1 << 20)
+      }
+    }
+    // The unchanged trailer decodes, with the values the writer stored.
+    let trailer = try JournalCompressedSegment.decodeTrailerBlock(
+      Array(original[start...]), at: UInt64(start))
+    #expect(trailer.records > 0)
   }
 }

@@ -130,14 +130,6 @@ struct JournalMappingTests {
     #expect(report.passed, "\(report)")
   }
 
-  @Test("zeros written ahead over the last frames are caught by the crash suite")
-  func zerosOverTheEndAreCaught() {
-    var options = Support.smallSegments(compress: false)
-    options.mutations = [.zerosOverTheEnd]
-    let report = Self.rollsScenario(options: options)
-    #expect(!report.passed, "the mutation went unnoticed: \(report)")
-  }
-
   @Test("zeros are written ahead of the appends, never over a frame, and cut at close")
   func zerosAhead() throws {
     let disk = SimulatedFileSystem()
@@ -167,14 +159,6 @@ struct JournalMappingTests {
     let closed = try #require(disk.contents(segment))
     #expect(
       closed.count == 40 * JournalFrame.recordSize(payloadCount: 300) + JournalFrame.markerSize)
-  }
-
-  @Test("a seal that keeps the preallocated zeros is caught by the crash suite")
-  func keepingThePreallocationOnSealIsCaught() {
-    var options = Support.smallSegments(compress: false)
-    options.mutations = [.keepPreallocationOnSeal]
-    let report = Self.rollsScenario(options: options)
-    #expect(!report.passed, "the mutation went unnoticed: \(report)")
   }
 
   @Test("each sync gives back the mapped pages below the synced end; nothing is lost by it")

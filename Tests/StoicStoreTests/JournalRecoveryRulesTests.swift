@@ -266,7 +266,7 @@ struct JournalRecoveryRulesTests {
         guard path.hasSuffix(".zst"), let bytes = disk.contents(path), bytes.count >= 16 else {
           return false
         }
-        return JournalFrame.loadLE64(Array(bytes.suffix(16)), 0) == 0
+        return Array(bytes.suffix(16)).loadLittleEndian(UInt64.self, at: 0) == 0
       }
     }
     var journal = try Journal.open(directory: directory, fileSystem: disk, options: options)

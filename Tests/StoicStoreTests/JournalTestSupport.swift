@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StoicStore
+@_spi(Testing) @testable import StoicStore
 @testable import StoicTesting
 
 /// Helpers shared by the journal tests.
@@ -76,7 +76,7 @@ enum JournalTestSupport {
     }
     for sequence in acknowledged where sequence > recovered.lowWater {
       try context.require(
-        records.contains { $0.sequence == sequence },
+        records.contains { $0.sequence == sequence }, .missingData,
         "acknowledged record \(sequence) is missing "
           + "(recovered \(records.map(\.sequence)), low-water \(recovered.lowWater))")
     }
@@ -109,7 +109,7 @@ enum JournalTestSupport {
         try check(recovered, context, attempted: attempted, validPayload: validPayload)
       })
     if ProcessInfo.processInfo.environment["STOIC_CRASH_BUDGET"] != nil {
-      print("journal crash exploration \(name) \(options.mutations): \(report)")
+      print("journal crash exploration \(name) \(options.mutations.rawValue): \(report)")
     }
     return report
   }

@@ -362,24 +362,27 @@ final class JournalSyncCountingFileSystem: FileSystem {
   var syncs: Int { count.load(ordering: .relaxed) }
 
   func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions) throws(StoreError)
-    -> StoicStore.FileHandle
+    -> StoicStore.StoreFileHandle
   { try base.open(path, mode, permissions: permissions) }
-  func close(_ handle: StoicStore.FileHandle) throws(StoreError) { try base.close(handle) }
+  func close(_ handle: StoicStore.StoreFileHandle) throws(StoreError) { try base.close(handle) }
   func read(
-    _ handle: StoicStore.FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
+    _ handle: StoicStore.StoreFileHandle, into buffer: UnsafeMutableRawBufferPointer,
+    at offset: UInt64
   )
     throws(StoreError) -> Int
   { try base.read(handle, into: buffer, at: offset) }
-  func write(_ handle: StoicStore.FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
+  func write(
+    _ handle: StoicStore.StoreFileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64
+  )
     throws(StoreError)
   { try base.write(handle, bytes, at: offset) }
-  func map(_ handle: StoicStore.FileHandle, length: UInt64) throws(StoreError)
+  func map(_ handle: StoicStore.StoreFileHandle, length: UInt64) throws(StoreError)
     -> any FileMapping
   { try base.map(handle, length: length) }
-  func truncate(_ handle: StoicStore.FileHandle, to size: UInt64) throws(StoreError) {
+  func truncate(_ handle: StoicStore.StoreFileHandle, to size: UInt64) throws(StoreError) {
     try base.truncate(handle, to: size)
   }
-  func sync(_ handle: StoicStore.FileHandle) throws(StoreError) {
+  func sync(_ handle: StoicStore.StoreFileHandle) throws(StoreError) {
     count.add(1, ordering: .relaxed)
     syncStarted?.signal()
     beforeSync?()
@@ -396,13 +399,15 @@ final class JournalSyncCountingFileSystem: FileSystem {
   }
   func remove(_ path: String) throws(StoreError) { try base.remove(path) }
   func list(_ directory: String) throws(StoreError) -> [String] { try base.list(directory) }
-  func size(_ handle: StoicStore.FileHandle) throws(StoreError) -> UInt64 { try base.size(handle) }
+  func size(_ handle: StoicStore.StoreFileHandle) throws(StoreError) -> UInt64 {
+    try base.size(handle)
+  }
   func fileSize(_ path: String) throws(StoreError) -> UInt64? { try base.fileSize(path) }
   func createDirectory(_ path: String, permissions: FilePermissions) throws(StoreError) {
     try base.createDirectory(path, permissions: permissions)
   }
   func freeSpace(_ path: String) throws(StoreError) -> UInt64 { try base.freeSpace(path) }
-  func lock(_ handle: StoicStore.FileHandle) throws(StoreError) { try base.lock(handle) }
+  func lock(_ handle: StoicStore.StoreFileHandle) throws(StoreError) { try base.lock(handle) }
 }
 
 @Suite("Journal group commit shares syncs")

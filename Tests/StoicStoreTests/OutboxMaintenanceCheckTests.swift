@@ -1,11 +1,11 @@
 import StoicTesting
 import Testing
 
-@testable import StoicStore
+@_spi(Testing) @testable import StoicStore
 
 /// Each maintenance invariant can fail: the check is run on a disk prepared to break it and
 /// must report the violation (the broken sequences the explorer runs are in
-/// ``OutboxMaintenanceMutationTests``).
+/// ``JournalAndOutboxMutationTests``).
 @Suite struct OutboxMaintenanceCheckTests {
   typealias Harness = OutboxMaintenanceCrashHarness
 
@@ -18,7 +18,7 @@ import Testing
     let scenario = OutboxMaintenanceScenario(action: action)
     let disk = SimulatedFileSystem()
     try Harness.setup(scenario, disk)
-    let engine = try Harness.open(disk, hooks: .none)
+    let engine = try Harness.open(disk, mutations: [])
     try prepare(engine, disk)
     try engine.close()
     disk.settle()

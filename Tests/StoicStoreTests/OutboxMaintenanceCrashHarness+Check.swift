@@ -1,6 +1,6 @@
 import StoicTesting
 
-@testable import StoicStore
+@_spi(Testing) @testable import StoicStore
 
 extension OutboxMaintenanceCrashHarness {
   /// The maintenance invariants, on what recovery found:
@@ -35,26 +35,29 @@ extension OutboxMaintenanceCrashHarness {
         entry.isReadable && entry.item == Array(item(entry.key).utf8),
         "entry \(entry.key) is not intact")
     }
-    try context.require(heldKeys.contains("E2"), "E2 was never retired and is missing")
+    try context.require(
+      heldKeys.contains("E2"), .missingData, "E2 was never retired and is missing")
     if !heldKeys.contains("E1") {
       switch state.scenario.action {
       case .discard, .discardThenReusePath:
         break
       case .deliver:
         try context.require(
-          done.contains("sent:E1"), "E1 is missing and its delivery had not happened")
+          done.contains("sent:E1"), .missingData, "E1 is missing and its delivery had not happened")
       case .requeue, .markUploaded:
-        try context.require(false, "E1 was never retired and is missing")
+        try context.require(false, .missingData, "E1 was never retired and is missing")
       }
       try context.require(
-        ledger.isRetired("E1"), "E1 left the outbox and its key is forgotten")
+        ledger.isRetired("E1"), .revertedOperation, "E1 left the outbox and its key is forgotten")
     }
     if done.contains("enq:E3") {
-      try context.require(heldKeys.contains("E3"), "E3's enqueue returned and E3 is missing")
+      try context.require(
+        heldKeys.contains("E3"), .missingData, "E3's enqueue returned and E3 is missing")
     }
     if done.contains("ack:E1") {
       try context.require(
-        !heldKeys.contains("E1"), "E1's acknowledgement returned and E1 is still held")
+        !heldKeys.contains("E1"), .revertedOperation,
+        "E1's acknowledgement returned and E1 is still held")
     }
   }
 
@@ -65,14 +68,15 @@ extension OutboxMaintenanceCrashHarness {
     let heldKeys = ledger.entries.map(\.key)
     if done.contains("discarded:E1") {
       try context.require(
-        !heldKeys.contains("E1"), "the discard of E1 returned and E1 is still held")
+        !heldKeys.contains("E1"), .revertedOperation,
+        "the discard of E1 returned and E1 is still held")
     }
     guard let first = ledger.entry("E1") else { return }
     switch state.scenario.action {
     case .requeue:
       if done.contains("requeued:E1") {
         try context.require(
-          first.state == .queued && heldKeys.last == "E1",
+          first.state == .queued && heldKeys.last == "E1", .revertedOperation,
           "the requeue of E1 returned and E1 is \(first.state) in \(heldKeys)")
       } else {
         try context.require(
@@ -100,7 +104,7 @@ extension OutboxMaintenanceCrashHarness {
         "\(entry.key) has \(entry.filesToUpload) to upload, not part of \(original)")
       for file in original where done.contains("uploaded:\(entry.key):\(file)") {
         try context.require(
-          !entry.filesToUpload.contains(file),
+          !entry.filesToUpload.contains(file), .revertedOperation,
           "the upload of \(file) of \(entry.key) was recorded and it is still to upload")
       }
     }
@@ -114,7 +118,7 @@ extension OutboxMaintenanceCrashHarness {
     for entry in held {
       for file in entry.ownedFiles {
         try context.require(
-          disk.contents(file) == photo(file, of: entry.key),
+          disk.contents(file) == photo(file, of: entry.key), .missingData,
           "\(entry.key) is held and its owned file \(file) is "
             + (disk.contents(file) == nil ? "missing" : "not the one it owns"))
       }
@@ -122,7 +126,7 @@ extension OutboxMaintenanceCrashHarness {
     for key in ["E1", "E2"] where !held.contains(where: { $0.key == key }) {
       for file in files(key) where !ownedByHeld.contains(file) {
         try context.require(
-          disk.contents(file) == nil && disk.durableContents(file) == nil,
+          disk.contents(file) == nil && disk.durableContents(file) == nil, .leftBehind,
           "\(key) left the outbox and its owned file \(file) is still there after recovery")
       }
     }
@@ -144,7 +148,7 @@ extension OutboxMaintenanceCrashHarness {
     try context.require(sent == queued, "the recovered outbox sent \(sent) for \(queued)")
     try engine.compact()
     try engine.close()
-    let reopened = try open(state.disk, hooks: state.scenario.hooks)
+    let reopened = try open(state.disk, mutations: state.scenario.mutations)
     let heldKeys = reopened.ledger.entries.map(\.key)
     try context.require(
       heldKeys == parked.map(\.key),
@@ -152,13 +156,13 @@ extension OutboxMaintenanceCrashHarness {
     let keep = Set(parked.flatMap(\.ownedFiles))
     for file in Set(ownedFiles.values.flatMap { $0 }) where !keep.contains(file) {
       try context.require(
-        state.disk.contents(file) == nil,
+        state.disk.contents(file) == nil, .leftBehind,
         "\(file) belongs to no entry held after delivery and a reopen, and is still there")
     }
     for entry in parked {
       for file in entry.ownedFiles {
         try context.require(
-          state.disk.contents(file) == photo(file, of: entry.key),
+          state.disk.contents(file) == photo(file, of: entry.key), .missingData,
           "the parked \(entry.key) lost its owned file \(file) after delivery and a reopen")
       }
     }

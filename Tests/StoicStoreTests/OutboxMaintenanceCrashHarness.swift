@@ -1,7 +1,7 @@
 import StoicTesting
 import Testing
 
-@testable import StoicStore
+@_spi(Testing) @testable import StoicStore
 
 /// What recovery found after a maintenance crash.
 struct RecoveredMaintenance {
@@ -37,14 +37,14 @@ enum OutboxMaintenanceCrashHarness {
   }
 
   static func open(
-    _ fileSystem: any FileSystem, hooks: OutboxTestHooks, events: EventSink = .discard
+    _ fileSystem: any FileSystem, mutations: OutboxMutations, events: EventSink = .discard
   ) throws(StoreError) -> OutboxEngine<String> {
     var options = OutboxOptions()
     options.clock = OutboxClock(now: { 1_700_000_000_000 }, sleep: { _ in })
     options.random = OutboxSeededRandom(seed: 7).outboxRandom
     options.retryPolicy = .noRetry
     options.compactAfterRecords = nil
-    options.testHooks = hooks
+    options.mutations = mutations
     let journal = try Journal.open(directory: directory, fileSystem: fileSystem)
     return try OutboxEngine(
       log: JournalOutboxLog(journal: journal), codec: .utf8, fileSystem: fileSystem,
@@ -57,7 +57,7 @@ enum OutboxMaintenanceCrashHarness {
     for key in ["E1", "E2"] {
       for file in files(key) { disk.setDurableContents(file, photo(file, of: key)) }
     }
-    let engine = try open(disk, hooks: scenario.hooks)
+    let engine = try open(disk, mutations: scenario.mutations)
     for key in ["E1", "E2"] {
       _ = try engine.enqueue(
         item(key), key: key, ownedFiles: files(key), filesToUpload: files(key))
@@ -82,14 +82,14 @@ enum OutboxMaintenanceCrashHarness {
         recorder.acknowledge("ack:\(event["key"] ?? "")")
       }
     }
-    let engine = try open(door, hooks: scenario.hooks, events: events)
+    let engine = try open(door, mutations: scenario.mutations, events: events)
     if scenario.compaction { try engine.compact() }
     try perform(scenario, engine, disk, recorder)
     if scenario.compaction { try engine.compact() }
     if scenario.reopen {
       try engine.close()
       door.failRemovals = false
-      _ = try open(door, hooks: scenario.hooks)
+      _ = try open(door, mutations: scenario.mutations)
     }
   }
 
@@ -178,6 +178,6 @@ enum OutboxMaintenanceCrashHarness {
     throws -> RecoveredMaintenance
   {
     RecoveredMaintenance(
-      engine: try open(disk, hooks: scenario.hooks), disk: disk, scenario: scenario)
+      engine: try open(disk, mutations: scenario.mutations), disk: disk, scenario: scenario)
   }
 }

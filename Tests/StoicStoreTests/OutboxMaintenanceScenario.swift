@@ -1,4 +1,4 @@
-@testable import StoicStore
+@_spi(Testing) @testable import StoicStore
 
 /// What a maintenance crash scenario does to the outbox after its setup (E1 and E2 enqueued,
 /// each owning files; for `requeue` and the discards, E1 parked and E2 queued).
@@ -58,10 +58,10 @@ struct OutboxMaintenanceScenario: Sendable, CustomStringConvertible {
   var removalFails = false
   var defect: OutboxMaintenanceDefect?
 
-  var hooks: OutboxTestHooks {
-    var hooks = OutboxTestHooks.none
-    hooks.retireUsesUploadList = defect == .retireUsesUploadList
-    return hooks
+  /// The outbox's own defect, for the one defect that is the outbox's rather than the
+  /// sequence's.
+  var mutations: OutboxMutations {
+    defect == .retireUsesUploadList ? .retireUsesUploadList : []
   }
 
   var description: String {

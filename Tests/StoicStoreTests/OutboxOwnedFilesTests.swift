@@ -1,7 +1,7 @@
 import StoicTesting
 import Testing
 
-@testable import StoicStore
+@_spi(Testing) @testable import StoicStore
 
 @Suite struct OutboxOwnedFilesTests {
   static let photos = ["/media/p1.jpg", "/media/p2.jpg"]
@@ -40,7 +40,7 @@ import Testing
   @Test func theOneListBugLeavesThePhotosBehind() async throws {
     let disk = disk()
     var options = outboxTestOptions()
-    options.testHooks.retireUsesUploadList = true
+    options.mutations = .retireUsesUploadList
     let outbox = try Outbox<String>(
       directory: "/outbox", fileSystem: disk, codec: .utf8, options: options)
     let report = try await uploadAllThenRetire(outbox)

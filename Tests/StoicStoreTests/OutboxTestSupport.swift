@@ -128,22 +128,24 @@ final class OutboxRemoveFailingFileSystem: FileSystem, Sendable {
   }
 
   func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions) throws(StoreError)
-    -> FileHandle
+    -> StoreFileHandle
   { try base.open(path, mode, permissions: permissions) }
-  func close(_ handle: FileHandle) throws(StoreError) { try base.close(handle) }
-  func read(_ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64)
+  func close(_ handle: StoreFileHandle) throws(StoreError) { try base.close(handle) }
+  func read(
+    _ handle: StoreFileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
+  )
     throws(StoreError) -> Int
   { try base.read(handle, into: buffer, at: offset) }
-  func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
+  func write(_ handle: StoreFileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
     throws(StoreError)
   { try base.write(handle, bytes, at: offset) }
-  func map(_ handle: FileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
+  func map(_ handle: StoreFileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
     try base.map(handle, length: length)
   }
-  func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError) {
+  func truncate(_ handle: StoreFileHandle, to size: UInt64) throws(StoreError) {
     try base.truncate(handle, to: size)
   }
-  func sync(_ handle: FileHandle) throws(StoreError) { try base.sync(handle) }
+  func sync(_ handle: StoreFileHandle) throws(StoreError) { try base.sync(handle) }
   func syncDirectory(_ path: String) throws(StoreError) { try base.syncDirectory(path) }
   func rename(_ source: String, to destination: String) throws(StoreError) {
     try base.rename(source, to: destination)
@@ -155,11 +157,11 @@ final class OutboxRemoveFailingFileSystem: FileSystem, Sendable {
     try base.remove(path)
   }
   func list(_ directory: String) throws(StoreError) -> [String] { try base.list(directory) }
-  func size(_ handle: FileHandle) throws(StoreError) -> UInt64 { try base.size(handle) }
+  func size(_ handle: StoreFileHandle) throws(StoreError) -> UInt64 { try base.size(handle) }
   func fileSize(_ path: String) throws(StoreError) -> UInt64? { try base.fileSize(path) }
   func createDirectory(_ path: String, permissions: FilePermissions) throws(StoreError) {
     try base.createDirectory(path, permissions: permissions)
   }
   func freeSpace(_ path: String) throws(StoreError) -> UInt64 { try base.freeSpace(path) }
-  func lock(_ handle: FileHandle) throws(StoreError) { try base.lock(handle) }
+  func lock(_ handle: StoreFileHandle) throws(StoreError) { try base.lock(handle) }
 }

@@ -19,7 +19,7 @@ struct PosixFileMappingTests {
   @Test("a mapping extends the file, and its writes are read back through another handle")
   func writesAreInTheFile() throws {
     try PosixScratchDirectory.with { directory in
-      let path = Path.join(directory, "mapped")
+      let path = StorePath.join(directory, "mapped")
       let handle = try fs.open(path, .createExclusive)
       defer { try? fs.close(handle) }
       try fs.write(handle, [1, 2, 3], at: 0)
@@ -48,7 +48,7 @@ struct PosixFileMappingTests {
   @Test("a write outside the mapping or after close is refused, and nothing is written")
   func rangeAndClosedAreRefused() throws {
     try PosixScratchDirectory.with { directory in
-      let handle = try fs.open(Path.join(directory, "mapped"), .createExclusive)
+      let handle = try fs.open(StorePath.join(directory, "mapped"), .createExclusive)
       defer { try? fs.close(handle) }
       let mapping = try fs.map(handle, length: 4096)
       var called = false
@@ -73,7 +73,7 @@ struct PosixFileMappingTests {
   @Test("a length of 0 is refused; a read-only handle cannot be mapped")
   func badArguments() throws {
     try PosixScratchDirectory.with { directory in
-      let path = Path.join(directory, "mapped")
+      let path = StorePath.join(directory, "mapped")
       let handle = try fs.open(path, .createExclusive)
       defer { try? fs.close(handle) }
       let zero = try #require(throws: StoreError.self) { try fs.map(handle, length: 0) }
@@ -91,7 +91,7 @@ struct PosixFileMappingTests {
     .enabled(if: PosixTmpfs.isAvailable, "needs root and permission to mount tmpfs"))
   func noSpaceToReserve() throws {
     try PosixTmpfs.withMount(options: "size=64k") { directory in
-      let path = Path.join(directory, "mapped")
+      let path = StorePath.join(directory, "mapped")
       let handle = try fs.open(path, .createExclusive)
       defer { try? fs.close(handle) }
       let error = try #require(throws: StoreError.self) { try fs.map(handle, length: 1 << 20) }
@@ -114,7 +114,7 @@ struct PosixFileMappingTests {
     try PosixTmpfs.withMount(options: "size=64k") { directory in
       let events = EventRecorder()
       let journal = try Journal.open(
-        directory: Path.join(directory, "journal"), fileSystem: fs,
+        directory: StorePath.join(directory, "journal"), fileSystem: fs,
         options: JournalOptions(segmentSize: 1 << 20), events: events.sink)
       var appended = 0
       var failure: StoreError?
@@ -132,7 +132,7 @@ struct PosixFileMappingTests {
       #expect(events.names.contains(StoreEvents.journalMappingUnavailable.name))
       try? journal.close()
       let reopened = try Journal.open(
-        directory: Path.join(directory, "journal"), fileSystem: fs,
+        directory: StorePath.join(directory, "journal"), fileSystem: fs,
         options: JournalOptions(segmentSize: 1 << 20))
       #expect(try reopened.records().count == appended)
       try reopened.close()

@@ -9,7 +9,7 @@ import Testing
 
 /// Checks every part of an error from a failed system call.
 private func expectSystemError(
-  _ error: StoreError, code: StoreError.Code, errno: Errno, syscall: String, path: String,
+  _ error: StoreError, code: StoreError.Code, errno: StoreErrno, syscall: String, path: String,
   retry: RetryDecision = .stop, sourceLocation: SourceLocation = #_sourceLocation
 ) {
   #expect(error.code == code, sourceLocation: sourceLocation)
@@ -28,23 +28,23 @@ struct PosixFileSystemErrorTests {
   @Test("a missing file, an existing one, a directory: open's errors")
   func openErrors() throws {
     try PosixScratchDirectory.with { directory in
-      let missing = Path.join(directory, "missing")
+      let missing = StorePath.join(directory, "missing")
       expectSystemError(
         try #require(throws: StoreError.self) { try fs.open(missing, .readOnly) },
         code: .notFound, errno: .noSuchFile, syscall: "open", path: missing)
-      let deeper = Path.join(directory, "no/such/dir/file")
+      let deeper = StorePath.join(directory, "no/such/dir/file")
       expectSystemError(
         try #require(throws: StoreError.self) { try fs.open(deeper, .createOrOpen) },
         code: .notFound, errno: .noSuchFile, syscall: "open", path: deeper)
       expectSystemError(
         try #require(throws: StoreError.self) { try fs.open(directory, .readWrite) },
         code: .invalidArgument, errno: .isDirectory, syscall: "open", path: directory)
-      let file = Path.join(directory, "file")
+      let file = StorePath.join(directory, "file")
       try fs.close(try fs.open(file, .createExclusive))
       expectSystemError(
         try #require(throws: StoreError.self) { try fs.open(file, .createExclusive) },
         code: .alreadyExists, errno: .fileExists, syscall: "open", path: file)
-      let throughFile = Path.join(file, "child")
+      let throughFile = StorePath.join(file, "child")
       expectSystemError(
         try #require(throws: StoreError.self) { try fs.open(throughFile, .createOrOpen) },
         code: .notFound, errno: .notDirectory, syscall: "open", path: throughFile)
@@ -54,29 +54,29 @@ struct PosixFileSystemErrorTests {
   @Test("rename, remove, list and fileSize name their call and path")
   func pathErrors() throws {
     try PosixScratchDirectory.with { directory in
-      let missing = Path.join(directory, "missing")
+      let missing = StorePath.join(directory, "missing")
       expectSystemError(
         try #require(throws: StoreError.self) {
-          try fs.rename(missing, to: Path.join(directory, "b"))
+          try fs.rename(missing, to: StorePath.join(directory, "b"))
         },
         code: .notFound, errno: .noSuchFile, syscall: "rename", path: missing)
       expectSystemError(
         try #require(throws: StoreError.self) { try fs.list(missing) },
         code: .notFound, errno: .noSuchFile, syscall: "opendir", path: missing)
-      let file = Path.join(directory, "file")
+      let file = StorePath.join(directory, "file")
       try fs.close(try fs.open(file, .createExclusive))
       expectSystemError(
         try #require(throws: StoreError.self) { try fs.list(file) },
         code: .notFound, errno: .notDirectory, syscall: "opendir", path: file)
-      let throughFile = Path.join(file, "child")
+      let throughFile = StorePath.join(file, "child")
       expectSystemError(
         try #require(throws: StoreError.self) { try fs.fileSize(throughFile) },
         code: .notFound, errno: .notDirectory, syscall: "stat", path: throughFile)
-      let subdirectory = Path.join(directory, "sub")
+      let subdirectory = StorePath.join(directory, "sub")
       try fs.createDirectory(subdirectory)
       let refused = try #require(throws: StoreError.self) { try fs.remove(subdirectory) }
       // Linux says EISDIR, POSIX (and Darwin) EPERM.
-      #expect([Errno.isDirectory, .notPermitted].contains(refused.errno))
+      #expect([StoreErrno.isDirectory, .notPermitted].contains(refused.errno))
       #expect(refused.syscall == "unlink")
       #expect(refused.retryDecision == .stop)
     }
@@ -85,7 +85,7 @@ struct PosixFileSystemErrorTests {
   @Test("a closed descriptor fails every handle call with EBADF naming the call")
   func badDescriptor() throws {
     // -1 is never a valid descriptor, so this cannot touch another test's files.
-    let handle = FileHandle(descriptor: -1, path: "/nowhere/closed")
+    let handle = StoreFileHandle(descriptor: -1, path: "/nowhere/closed")
     let calls: [(String, () throws -> Void)] = [
       ("pread", { _ = try fs.read(handle, count: 4, at: 0) }),
       ("pwrite", { try fs.write(handle, [1], at: 0) }),
@@ -106,7 +106,7 @@ struct PosixFileSystemErrorTests {
   @Test("an offset beyond off_t is refused before any call")
   func offsetTooLarge() throws {
     try PosixScratchDirectory.with { directory in
-      let handle = try fs.open(Path.join(directory, "f"), .createExclusive)
+      let handle = try fs.open(StorePath.join(directory, "f"), .createExclusive)
       defer { try? fs.close(handle) }
       let huge = UInt64(Int64.max)
       let errors = [
@@ -130,8 +130,8 @@ struct PosixFileSystemErrorTests {
     try PosixTmpfs.withMount(options: "size=64k") { directory in
       #expect(try fs.freeSpace(directory) == 64 * 1024)
       try DiskSpace.preflight(
-        fs, path: Path.join(directory, "fill"), bytesNeeded: 64 * 1024, margin: 0)
-      let path = Path.join(directory, "fill")
+        fs, path: StorePath.join(directory, "fill"), bytesNeeded: 64 * 1024, margin: 0)
+      let path = StorePath.join(directory, "fill")
       let handle = try fs.open(path, .createExclusive)
       defer { try? fs.close(handle) }
       let bytes = [UInt8](repeating: 0xAB, count: 256 * 1024)
@@ -161,13 +161,13 @@ struct PosixFileSystemErrorTests {
     .enabled(if: PosixTmpfs.isAvailable, "needs root and permission to mount tmpfs"))
   func readOnlyFileSystem() throws {
     try PosixTmpfs.withMount(options: "size=64k") { directory in
-      let kept = Path.join(directory, "kept")
+      let kept = StorePath.join(directory, "kept")
       let handle = try fs.open(kept, .createExclusive)
       try fs.write(handle, [5, 6, 7], at: 0)
       try fs.close(handle)
       try PosixTmpfs.remount(directory, options: "ro")
 
-      let created = Path.join(directory, "new")
+      let created = StorePath.join(directory, "new")
       expectSystemError(
         try #require(throws: StoreError.self) { try fs.open(created, .createOrOpen) },
         code: .readOnly, errno: .readOnlyFileSystem, syscall: "open", path: created)
@@ -180,7 +180,7 @@ struct PosixFileSystemErrorTests {
       expectSystemError(
         try #require(throws: StoreError.self) { try fs.remove(kept) },
         code: .readOnly, errno: .readOnlyFileSystem, syscall: "unlink", path: kept)
-      let subdirectory = Path.join(directory, "sub")
+      let subdirectory = StorePath.join(directory, "sub")
       expectSystemError(
         try #require(throws: StoreError.self) { try fs.createDirectory(subdirectory) },
         code: .readOnly, errno: .readOnlyFileSystem, syscall: "mkdir", path: subdirectory)
@@ -197,15 +197,15 @@ struct PosixFileSystemErrorTests {
     try PosixScratchDirectory.with { directory in
       // Let the unprivileged identity search the scratch directory (mkdtemp makes it 0700).
       #expect(chmod(directory, 0o755) == 0)
-      let secret = Path.join(directory, "secret")
+      let secret = StorePath.join(directory, "secret")
       try fs.close(try fs.open(secret, .createExclusive))
       #expect(chmod(secret, 0o000) == 0)
-      let locked = Path.join(directory, "locked")
+      let locked = StorePath.join(directory, "locked")
       try fs.createDirectory(locked)
-      let inside = Path.join(locked, "inside")
+      let inside = StorePath.join(locked, "inside")
       try fs.close(try fs.open(inside, .createExclusive))
       #expect(chmod(locked, 0o555) == 0)
-      let sealed = Path.join(directory, "sealed")
+      let sealed = StorePath.join(directory, "sealed")
       try fs.createDirectory(sealed)
       #expect(chmod(sealed, 0o000) == 0)
       defer {
@@ -217,11 +217,11 @@ struct PosixFileSystemErrorTests {
         expectSystemError(
           try #require(throws: StoreError.self) { try fs.open(secret, .readOnly) },
           code: .permissionDenied, errno: .permissionDenied, syscall: "open", path: secret)
-        let created = Path.join(locked, "created")
+        let created = StorePath.join(locked, "created")
         expectSystemError(
           try #require(throws: StoreError.self) { try fs.open(created, .createOrOpen) },
           code: .permissionDenied, errno: .permissionDenied, syscall: "open", path: created)
-        let subdirectory = Path.join(locked, "sub")
+        let subdirectory = StorePath.join(locked, "sub")
         expectSystemError(
           try #require(throws: StoreError.self) { try fs.createDirectory(subdirectory) },
           code: .permissionDenied, errno: .permissionDenied, syscall: "mkdir",

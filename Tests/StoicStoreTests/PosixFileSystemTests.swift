@@ -26,7 +26,7 @@ struct PosixFileSystemTests {
   @Test("an exclusively created file reads back what was written, whole and by range")
   func roundTrip() throws {
     try PosixScratchDirectory.with { directory in
-      let path = Path.join(directory, "data")
+      let path = StorePath.join(directory, "data")
       let handle = try fs.open(path, .createExclusive)
       let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
       try fs.write(handle, bytes, at: 0)
@@ -44,7 +44,7 @@ struct PosixFileSystemTests {
   @Test("a write of several MiB and an overwrite in the middle read back exactly")
   func largeWriteAndOverwrite() throws {
     try PosixScratchDirectory.with { directory in
-      let path = Path.join(directory, "large")
+      let path = StorePath.join(directory, "large")
       let handle = try fs.open(path, .createOrOpen)
       defer { try? fs.close(handle) }
       var bytes = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 ^ ($0 >> 9)) }
@@ -59,7 +59,7 @@ struct PosixFileSystemTests {
   @Test("a read is short only at the end of the file, and empty past it")
   func shortReadAtEnd() throws {
     try PosixScratchDirectory.with { directory in
-      let path = Path.join(directory, "ten")
+      let path = StorePath.join(directory, "ten")
       let handle = try fs.open(path, .createExclusive)
       defer { try? fs.close(handle) }
       try fs.write(handle, Array(0..<10), at: 0)
@@ -73,7 +73,7 @@ struct PosixFileSystemTests {
   @Test("a write past the end leaves a hole of zeros")
   func writePastEndFillsZeros() throws {
     try PosixScratchDirectory.with { directory in
-      let handle = try fs.open(Path.join(directory, "holes"), .createExclusive)
+      let handle = try fs.open(StorePath.join(directory, "holes"), .createExclusive)
       defer { try? fs.close(handle) }
       try fs.write(handle, [1, 2], at: 0)
       try fs.write(handle, [9], at: 6)
@@ -86,7 +86,7 @@ struct PosixFileSystemTests {
   @Test("open modes: createOrOpen keeps contents, readWrite and readOnly need the file")
   func openModes() throws {
     try PosixScratchDirectory.with { directory in
-      let path = Path.join(directory, "modes")
+      let path = StorePath.join(directory, "modes")
       let first = try fs.open(path, .createOrOpen)
       try fs.write(first, [1, 2, 3], at: 0)
       try fs.close(first)
@@ -99,7 +99,7 @@ struct PosixFileSystemTests {
       #expect(misuse.errno == .badFileDescriptor)
       #expect(misuse.syscall == "pwrite")
       try fs.close(reader)
-      let missing = Path.join(directory, "missing")
+      let missing = StorePath.join(directory, "missing")
       for mode in [OpenMode.readOnly, .readWrite] {
         let error = try #require(throws: StoreError.self) { try fs.open(missing, mode) }
         #expect(error.code == .notFound)
@@ -110,7 +110,7 @@ struct PosixFileSystemTests {
   @Test("an exclusive create of an existing file fails with alreadyExists and changes nothing")
   func exclusiveCreateConflict() throws {
     try PosixScratchDirectory.with { directory in
-      let path = Path.join(directory, "once")
+      let path = StorePath.join(directory, "once")
       let handle = try fs.open(path, .createExclusive)
       try fs.write(handle, [7, 7, 7], at: 0)
       try fs.close(handle)
@@ -127,7 +127,7 @@ struct PosixFileSystemTests {
   @Test("files are created private (0600) and close-on-exec")
   func modeAndCloseOnExec() throws {
     try PosixScratchDirectory.with { directory in
-      let path = Path.join(directory, "mode")
+      let path = StorePath.join(directory, "mode")
       let handle = try fs.open(path, .createExclusive)
       defer { try? fs.close(handle) }
       #expect(fcntl(handle.descriptor, F_GETFD) & FD_CLOEXEC != 0)
@@ -140,8 +140,8 @@ struct PosixFileSystemTests {
   @Test("rename replaces the destination atomically and removes the source name")
   func renameReplaces() throws {
     try PosixScratchDirectory.with { directory in
-      let source = Path.join(directory, "new")
-      let destination = Path.join(directory, "current")
+      let source = StorePath.join(directory, "new")
+      let destination = StorePath.join(directory, "current")
       try fs.replaceContents(of: source, with: [1, 1, 1, 1])
       try fs.replaceContents(of: destination, with: [2, 2])
       try fs.rename(source, to: destination)
@@ -155,7 +155,7 @@ struct PosixFileSystemTests {
   @Test("remove unlinks the file; fileSize then answers nil")
   func removeFile() throws {
     try PosixScratchDirectory.with { directory in
-      let path = Path.join(directory, "gone")
+      let path = StorePath.join(directory, "gone")
       try fs.replaceContents(of: path, with: [1])
       #expect(try fs.fileSize(path) == 1)
       try fs.remove(path)
@@ -173,9 +173,9 @@ struct PosixFileSystemTests {
     try PosixScratchDirectory.with { directory in
       #expect(try fs.list(directory) == [])
       for name in ["b", "c10", "a", "c2", ".hidden", "Z"] {
-        try fs.replaceContents(of: Path.join(directory, name), with: [0])
+        try fs.replaceContents(of: StorePath.join(directory, name), with: [0])
       }
-      try fs.createDirectory(Path.join(directory, "d"))
+      try fs.createDirectory(StorePath.join(directory, "d"))
       #expect(try fs.list(directory) == [".hidden", "Z", "a", "b", "c10", "c2", "d"])
       #expect(try fs.list(directory + "/") == [".hidden", "Z", "a", "b", "c10", "c2", "d"])
     }
@@ -186,7 +186,7 @@ struct PosixFileSystemTests {
     try PosixScratchDirectory.with { directory in
       let names = (0..<1_500).map { "entry-\($0)" }
       for name in names {
-        let handle = try fs.open(Path.join(directory, name), .createExclusive)
+        let handle = try fs.open(StorePath.join(directory, name), .createExclusive)
         try fs.close(handle)
       }
       #expect(try fs.list(directory) == names.sorted())
@@ -196,7 +196,7 @@ struct PosixFileSystemTests {
   @Test("truncate grows with zeros and shrinks, and size follows")
   func truncateGrowAndShrink() throws {
     try PosixScratchDirectory.with { directory in
-      let path = Path.join(directory, "cut")
+      let path = StorePath.join(directory, "cut")
       let handle = try fs.open(path, .createExclusive)
       defer { try? fs.close(handle) }
       try fs.write(handle, [1, 2, 3, 4, 5], at: 0)
@@ -217,7 +217,7 @@ struct PosixFileSystemTests {
     let recorder = PosixEventRecorder()
     let fs = PosixFileSystem(events: recorder.sink)
     try PosixScratchDirectory.with { directory in
-      let path = Path.join(directory, "synced")
+      let path = StorePath.join(directory, "synced")
       let handle = try fs.open(path, .createExclusive)
       try fs.write(handle, [42], at: 0)
       try fs.sync(handle)
@@ -227,7 +227,7 @@ struct PosixFileSystemTests {
       let notDirectory = try #require(throws: StoreError.self) { try fs.syncDirectory(path) }
       #expect(notDirectory.errno == .notDirectory)
       #expect(notDirectory.syscall == "open")
-      let missing = Path.join(directory, "missing")
+      let missing = StorePath.join(directory, "missing")
       let notFound = try #require(throws: StoreError.self) { try fs.syncDirectory(missing) }
       #expect(notFound.code == .notFound)
       #expect(notFound.path == missing)
@@ -240,14 +240,14 @@ struct PosixFileSystemTests {
   @Test("createDirectory makes missing parents, accepts an existing directory, refuses a file")
   func createDirectory() throws {
     try PosixScratchDirectory.with { directory in
-      let nested = Path.join(directory, "a/b/c")
+      let nested = StorePath.join(directory, "a/b/c")
       try fs.createDirectory(nested)
       try fs.createDirectory(nested)
       try fs.createDirectory(nested + "/")
-      try fs.createDirectory(Path.join(directory, "a//b2"))
-      #expect(try fs.list(Path.join(directory, "a")) == ["b", "b2"])
+      try fs.createDirectory(StorePath.join(directory, "a//b2"))
+      #expect(try fs.list(StorePath.join(directory, "a")) == ["b", "b2"])
       #expect(try fs.list(nested) == [])
-      let file = Path.join(directory, "file")
+      let file = StorePath.join(directory, "file")
       try fs.replaceContents(of: file, with: [1])
       let exists = try #require(throws: StoreError.self) { try fs.createDirectory(file) }
       #expect(exists.code == .alreadyExists)
@@ -255,7 +255,7 @@ struct PosixFileSystemTests {
       #expect(exists.path == file)
       #expect(exists.retryDecision == .stop)
       let under = try #require(throws: StoreError.self) {
-        try fs.createDirectory(Path.join(file, "sub"))
+        try fs.createDirectory(StorePath.join(file, "sub"))
       }
       #expect(under.errno == .notDirectory)
       #expect(under.syscall == "mkdir")
@@ -273,7 +273,7 @@ struct PosixFileSystemTests {
       #expect(free > 0)
       #expect(free <= UInt64(info.f_blocks) * UInt64(info.f_frsize))
       let error = try #require(throws: StoreError.self) {
-        try fs.freeSpace(Path.join(directory, "missing"))
+        try fs.freeSpace(StorePath.join(directory, "missing"))
       }
       #expect(error.code == .notFound)
       #expect(error.syscall == "statvfs")
@@ -283,7 +283,7 @@ struct PosixFileSystemTests {
   @Test("a second handle on a locked file is refused with locked until the first is closed")
   func lockConflictAndRelease() throws {
     try PosixScratchDirectory.with { directory in
-      let path = Path.join(directory, "LOCK")
+      let path = StorePath.join(directory, "LOCK")
       let first = try fs.open(path, .createOrOpen)
       let second = try fs.open(path, .createOrOpen)
       defer { try? fs.close(second) }
@@ -340,7 +340,7 @@ struct PosixFileSystemTests {
     .enabled(if: hasFlockCommand, "needs the flock(1) command"))
   func lockAcrossProcesses() throws {
     try PosixScratchDirectory.with { directory in
-      let path = Path.join(directory, "LOCK")
+      let path = StorePath.join(directory, "LOCK")
       let handle = try fs.open(path, .createOrOpen)
       try fs.lock(handle)
       let probe = ["flock", "--nonblock", "--conflict-exit-code", "75", path, "true"]

@@ -21,7 +21,7 @@ struct PosixMemoryMappingTests {
   @Test("stores into the mapped memory are read back through another handle and mapping")
   func storesAreInTheFile() throws {
     try PosixScratchDirectory.with { directory in
-      let path = Path.join(directory, "live")
+      let path = StorePath.join(directory, "live")
       let handle = try fs.open(path, .createExclusive)
       try fs.write(handle, [1, 2, 3], at: 0)
       let mapping = try fs.mapMemory(handle, length: 8192)
@@ -53,7 +53,7 @@ struct PosixMemoryMappingTests {
   @Test("threads adding into mapped memory at once lose nothing")
   func concurrentAdds() throws {
     try PosixScratchDirectory.with { directory in
-      let handle = try fs.open(Path.join(directory, "live"), .createExclusive)
+      let handle = try fs.open(StorePath.join(directory, "live"), .createExclusive)
       defer { try? fs.close(handle) }
       let mapping = try fs.mapMemory(handle, length: 4096)
       let word = UInt(bitPattern: mapping.baseAddress + 64)
@@ -73,7 +73,7 @@ struct PosixMemoryMappingTests {
   @Test("a length of 0 or a read-only handle is refused with a typed error")
   func refused() throws {
     try PosixScratchDirectory.with { directory in
-      let path = Path.join(directory, "live")
+      let path = StorePath.join(directory, "live")
       let handle = try fs.open(path, .createExclusive)
       defer { try? fs.close(handle) }
       let zero = try #require(throws: StoreError.self) { try fs.mapMemory(handle, length: 0) }

@@ -34,7 +34,7 @@ struct PosixPermissionsTests {
         status == 0, "the child exited with \(status): \(String(decoding: log, as: UTF8.self))")
       #expect(try Self.mode(scratch + "/store") == .privateDirectory)
       let modes = try Self.modes(under: scratch + "/store")
-      let names = modes.keys.map { Path.name(of: $0) }
+      let names = modes.keys.map { StorePath.name(of: $0) }
       // Every kind of file the store writes is there to be checked.
       for suffix in [".log", ".zst", "journal.lock", "journal.checkpoint", ".previous"] {
         #expect(names.contains { $0.hasSuffix(suffix) }, "no \(suffix) in \(modes.keys.sorted())")

@@ -76,14 +76,14 @@ struct StoreDirectoryCrashTests {
   func onThePosixDisk() throws {
     try PosixScratchDirectory.with { scratch in
       let fileSystem = PosixFileSystem()
-      let nested = Path.join(scratch, "a/b/c")
+      let nested = StorePath.join(scratch, "a/b/c")
       try fileSystem.createDirectoryDurably(nested)
-      #expect(try fileSystem.list(Path.join(scratch, "a/b")) == ["c"])
+      #expect(try fileSystem.list(StorePath.join(scratch, "a/b")) == ["c"])
       try fileSystem.createDirectoryDurably(nested + "/")
-      let file = Path.join(scratch, "file")
+      let file = StorePath.join(scratch, "file")
       try fileSystem.writeWholeFileForTest(file, [1])
       let refused = try #require(throws: StoreError.self) {
-        try fileSystem.createDirectoryDurably(Path.join(file, "sub"))
+        try fileSystem.createDirectoryDurably(StorePath.join(file, "sub"))
       }
       #expect(refused.code == .alreadyExists || refused.code == .notFound, "\(refused)")
     }

@@ -37,10 +37,10 @@ struct StoreErrorTests {
   @Test("each errno maps to its code and retry decision, as the seed's table says")
   func errnoTableMatchesSeed() {
     for (name, value, code, decision) in Self.errnoTable {
-      #expect(StoreError.Code(errno: Errno(rawValue: value)) == code, "\(name)")
+      #expect(StoreError.Code(errno: StoreErrno(rawValue: value)) == code, "\(name)")
       #expect(code.retryDecision == decision, "\(name)")
       // A call that gives the errno no meaning of its own classifies it as the table does.
-      let error = StoreError.system("statvfs", Errno(rawValue: value), path: "/data")
+      let error = StoreError.system("statvfs", StoreErrno(rawValue: value), path: "/data")
       if value != EBADF {
         #expect(error.code == code, "\(name)")
         #expect(error.retryDecision == decision, "\(name)")
@@ -62,7 +62,7 @@ struct StoreErrorTests {
   @Test("the same errno from different calls: the call's meaning wins")
   func perCallMeaning() {
     for (call, value, code) in Self.perCall {
-      let error = StoreError.system(call, Errno(rawValue: value), path: "/data/file")
+      let error = StoreError.system(call, StoreErrno(rawValue: value), path: "/data/file")
       #expect(error.code == code, "\(call) \(value)")
       #expect(error.syscall == call)
       #expect(error.message.contains("'/data/file'"))
@@ -150,13 +150,13 @@ struct StoreErrorTests {
     #expect(error.description.contains("StoreErrorTests.swift:\(error.location.line)"))
   }
 
-  @Test("Errno describes itself by name and strerror, and any value is representable")
+  @Test("StoreErrno describes itself by name and strerror, and any value is representable")
   func errnoDescription() {
-    #expect(Errno.noSpace.description.hasPrefix("ENOSPC ("))
-    #expect(Errno.ioError.description.hasPrefix("EIO ("))
-    #expect(Errno(rawValue: EWOULDBLOCK) == .resourceTemporarilyUnavailable)
-    #expect(Errno(rawValue: EXDEV).description.hasPrefix("EXDEV ("))
-    #expect(Errno(rawValue: EHOSTDOWN).description.hasPrefix("errno \(EHOSTDOWN) ("))
-    #expect(Errno(rawValue: 9_999).description.hasPrefix("errno 9999 ("))
+    #expect(StoreErrno.noSpace.description.hasPrefix("ENOSPC ("))
+    #expect(StoreErrno.ioError.description.hasPrefix("EIO ("))
+    #expect(StoreErrno(rawValue: EWOULDBLOCK) == .resourceTemporarilyUnavailable)
+    #expect(StoreErrno(rawValue: EXDEV).description.hasPrefix("EXDEV ("))
+    #expect(StoreErrno(rawValue: EHOSTDOWN).description.hasPrefix("errno \(EHOSTDOWN) ("))
+    #expect(StoreErrno(rawValue: 9_999).description.hasPrefix("errno 9999 ("))
   }
 }

@@ -10,7 +10,7 @@ import Testing
     let temporary = ToyAtomicWriter.path + ".tmp"
     if try disk.exists(temporary) {
       try disk.remove(temporary)
-      try disk.syncDirectory(Path.directory(of: temporary))
+      try disk.syncDirectory(StorePath.directory(of: temporary))
     }
     return try ToyAtomicWriter.read(disk)
   }

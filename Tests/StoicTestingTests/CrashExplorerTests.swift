@@ -45,7 +45,7 @@ enum ToyAtomicWriter: CaseIterable, CustomStringConvertible {
     if self != .noSyncBeforeRename { try disk.sync(handle) }
     try disk.close(handle)
     try disk.rename(temporary, to: path)
-    if self != .noDirectorySync { try disk.syncDirectory(Path.directory(of: path)) }
+    if self != .noDirectorySync { try disk.syncDirectory(StorePath.directory(of: path)) }
   }
 
   /// Explores writing the new value over the old one, acknowledging it when the write returns.

@@ -12,7 +12,7 @@ struct SimulatedMemoryMappingTests {
   static let path = "live"
 
   /// A disk with a durable 8 KiB file of zeros, mapped whole.
-  static func mapped() throws -> (SimulatedFileSystem, FileHandle, any MemoryMapping) {
+  static func mapped() throws -> (SimulatedFileSystem, StoreFileHandle, any MemoryMapping) {
     let disk = SimulatedFileSystem()
     disk.setDurableContents(path, [UInt8](repeating: 0, count: 8192))
     let handle = try disk.open(path, .readWrite)

@@ -7,7 +7,7 @@ struct TimingFileSystem: FileSystem {
   let profile: FileSystemProfile
 
   func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions) throws(StoreError)
-    -> FileHandle
+    -> StoreFileHandle
   {
     if mode == .readOnly, path.hasSuffix(".log") { profile.compressionStarted() }
     return try profile.measure(.other) { () throws(StoreError) in
@@ -15,12 +15,12 @@ struct TimingFileSystem: FileSystem {
     }
   }
 
-  func sync(_ handle: FileHandle) throws(StoreError) {
+  func sync(_ handle: StoreFileHandle) throws(StoreError) {
     if handle.path.hasSuffix(".zst.tmp") { profile.compressionFinished() }
     try profile.measure(.sync) { () throws(StoreError) in try base.sync(handle) }
   }
 
-  func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
+  func write(_ handle: StoreFileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
     throws(StoreError)
   {
     try profile.measure(.write) { () throws(StoreError) in try base.write(handle, bytes, at: offset)
@@ -31,11 +31,13 @@ struct TimingFileSystem: FileSystem {
     try profile.measure(.directorySync) { () throws(StoreError) in try base.syncDirectory(path) }
   }
 
-  func close(_ handle: FileHandle) throws(StoreError) {
+  func close(_ handle: StoreFileHandle) throws(StoreError) {
     try profile.measure(.other) { () throws(StoreError) in try base.close(handle) }
   }
 
-  func read(_ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64)
+  func read(
+    _ handle: StoreFileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
+  )
     throws(StoreError) -> Int
   {
     try profile.measure(.other) { () throws(StoreError) in
@@ -43,11 +45,11 @@ struct TimingFileSystem: FileSystem {
     }
   }
 
-  func map(_ handle: FileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
+  func map(_ handle: StoreFileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
     try profile.measure(.other) { () throws(StoreError) in try base.map(handle, length: length) }
   }
 
-  func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError) {
+  func truncate(_ handle: StoreFileHandle, to size: UInt64) throws(StoreError) {
     try profile.measure(.other) { () throws(StoreError) in try base.truncate(handle, to: size) }
   }
 
@@ -63,7 +65,7 @@ struct TimingFileSystem: FileSystem {
 
   func list(_ directory: String) throws(StoreError) -> [String] { try base.list(directory) }
 
-  func size(_ handle: FileHandle) throws(StoreError) -> UInt64 { try base.size(handle) }
+  func size(_ handle: StoreFileHandle) throws(StoreError) -> UInt64 { try base.size(handle) }
 
   func fileSize(_ path: String) throws(StoreError) -> UInt64? { try base.fileSize(path) }
 
@@ -73,5 +75,5 @@ struct TimingFileSystem: FileSystem {
 
   func freeSpace(_ path: String) throws(StoreError) -> UInt64 { try base.freeSpace(path) }
 
-  func lock(_ handle: FileHandle) throws(StoreError) { try base.lock(handle) }
+  func lock(_ handle: StoreFileHandle) throws(StoreError) { try base.lock(handle) }
 }

@@ -47,7 +47,7 @@ enum AtomicFileTarget {
       let flags = input.byte()
       let options = AtomicFile.Options(envelope: flags & 1 == 0, keepPrevious: flags & 2 == 0)
       let disk = SimulatedFileSystem()
-      try? disk.createDirectory(Path.directory(of: path))
+      try? disk.createDirectory(StorePath.directory(of: path))
       var planted: [[UInt8]] = []
       for suffix in ["", ".previous", ".tmp"] where input.bool() {
         let contents = input.bytes(upTo: 1024)

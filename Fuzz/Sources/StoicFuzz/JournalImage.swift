@@ -29,7 +29,7 @@ enum JournalImage {
       let length = Int(input.byte()) | Int(input.byte()) << 8
       let contents = input.take(length)
       disk.setDurableContents(
-        Path.join(JournalReopenCheck.directory, name(kind: kind, first: first)), contents)
+        StorePath.join(JournalReopenCheck.directory, name(kind: kind, first: first)), contents)
     }
     return (disk, options)
   }
@@ -52,7 +52,7 @@ enum JournalImage {
   static func files(on disk: SimulatedFileSystem) -> [File] {
     let names = (try? disk.list(JournalReopenCheck.directory)) ?? []
     return names.compactMap { name in
-      disk.contents(Path.join(JournalReopenCheck.directory, name)).map {
+      disk.contents(StorePath.join(JournalReopenCheck.directory, name)).map {
         File(name: name, bytes: $0)
       }
     }

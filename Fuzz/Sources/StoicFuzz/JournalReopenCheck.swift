@@ -1,6 +1,6 @@
 import StoicTesting
 
-@testable import StoicStore
+@_spi(Testing) @testable import StoicStore
 
 #if canImport(Glibc)
   import Glibc
@@ -124,7 +124,7 @@ enum JournalReopenCheck {
   /// The journal directory's files and their sizes.
   static func listing(_ disk: SimulatedFileSystem) -> String {
     let names = (try? disk.list(directory)) ?? []
-    return names.map { "\($0) (\(disk.contents(Path.join(directory, $0))?.count ?? 0) B)" }
+    return names.map { "\($0) (\(disk.contents(StorePath.join(directory, $0))?.count ?? 0) B)" }
       .joined(separator: ", ")
   }
 

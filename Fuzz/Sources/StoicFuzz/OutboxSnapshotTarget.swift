@@ -8,12 +8,12 @@ enum OutboxSnapshotTarget {
     summary: "outbox snapshots: load, re-encode, load again to the same ledger",
     maxLength: 8192,
     run: { bytes in
-      guard let ledger = load(bytes), let encoded = try? OutboxSnapshot.encode(ledger, hooks: .none)
+      guard let ledger = load(bytes), let encoded = try? OutboxSnapshot.encode(ledger)
       else { return }
       guard let again = load(encoded) else {
         FuzzCheck.fail("a loaded snapshot re-encodes to one that does not load")
       }
-      guard let reencoded = try? OutboxSnapshot.encode(again, hooks: .none) else {
+      guard let reencoded = try? OutboxSnapshot.encode(again) else {
         FuzzCheck.fail("a reloaded snapshot does not encode")
       }
       FuzzCheck.require(reencoded == encoded, "a snapshot round trip changed the ledger")
@@ -23,7 +23,7 @@ enum OutboxSnapshotTarget {
       for record in OutboxRecordTarget.samples { ledger.apply(record) }
       ledger.apply(.enqueue(StoredEntry(key: "c", item: Array("third".utf8))))
       ledger.unknownRecords.append(([0x7F, 1, 0, 0], "unknown record type 127"))
-      guard let snapshot = try? OutboxSnapshot.encode(ledger, hooks: .none) else { return [] }
+      guard let snapshot = try? OutboxSnapshot.encode(ledger) else { return [] }
       var flipped = snapshot
       flipped[snapshot.count / 2] ^= 0x10
       return [snapshot, flipped, Array(snapshot.prefix(snapshot.count - 5))]

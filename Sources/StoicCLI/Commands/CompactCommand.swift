@@ -98,7 +98,7 @@ enum CompactCommand: StoicCommand {
     let progress = console.progress
     let log = EventLog { event in
       guard event.name == StoreEvents.journalCompacted.name else { return }
-      progress.update("compressed \(Path.name(of: event["path"] ?? ""))")
+      progress.update("compressed \(StorePath.name(of: event["path"] ?? ""))")
     }
     let journal = try Journal.open(
       directory: directory, fileSystem: PosixFileSystem(),

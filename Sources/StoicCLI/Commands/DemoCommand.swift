@@ -69,7 +69,7 @@ struct DemoCommand: StoicCommand {
       return String(cString: base)
     }
     guard let made else {
-      throw StoreError.system("mkdtemp", Errno(rawValue: errno), path: "/tmp")
+      throw StoreError.system("mkdtemp", StoreErrno(rawValue: errno), path: "/tmp")
     }
     return made
   }

@@ -42,7 +42,7 @@ public struct FileStatus: Sendable, Hashable {
   public static func of(_ path: String) throws(StoreError) -> FileStatus? {
     var info = stat()
     guard stat(path, &info) == 0 else {
-      let error = Errno(rawValue: errno)
+      let error = StoreErrno(rawValue: errno)
       if error == .noSuchFile || error == .notDirectory { return nil }
       throw StoreError.system("stat", error, path: path)
     }

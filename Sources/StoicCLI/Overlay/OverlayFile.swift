@@ -56,7 +56,7 @@ struct OverlayFile {
         } else if got == 0 {
           break
         } else if errno != EINTR {
-          throw StoreError.system("pread", Errno(rawValue: errno), path: basePath)
+          throw StoreError.system("pread", StoreErrno(rawValue: errno), path: basePath)
         }
       }
     }
@@ -111,7 +111,7 @@ struct OverlayFile {
       opened = open(path, O_RDONLY | O_CLOEXEC)
     } while opened < 0 && errno == EINTR
     guard opened >= 0 else {
-      throw StoreError.system("open", Errno(rawValue: errno), path: path)
+      throw StoreError.system("open", StoreErrno(rawValue: errno), path: path)
     }
     descriptor = opened
     return opened
@@ -138,13 +138,13 @@ struct OverlayFile {
       descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     } while descriptor < 0 && errno == EINTR
     guard descriptor >= 0 else {
-      let error = Errno(rawValue: errno)
+      let error = StoreErrno(rawValue: errno)
       if error == .noSuchFile { return .vanished }
       throw StoreError.system("open", error, path: path)
     }
     var info = stat()
     guard fstat(descriptor, &info) == 0 else {
-      let error = Errno(rawValue: errno)
+      let error = StoreErrno(rawValue: errno)
       _ = close(descriptor)
       throw StoreError.system("fstat", error, path: path)
     }

@@ -65,10 +65,10 @@ public final class OverlayFileSystem: FileSystem, Sendable {
   /// - Throws: ``StoreError`` with the errno a real `open` would give (`ENOENT`, `EEXIST`,
   ///   `EISDIR`), or the real `stat`'s error.
   public func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions)
-    throws(StoreError) -> FileHandle
+    throws(StoreError) -> StoreFileHandle
   {
     let key = OverlayPath.normalize(path)
-    return try state.withLock { (state) throws(StoreError) -> FileHandle in
+    return try state.withLock { (state) throws(StoreError) -> StoreFileHandle in
       let number: Int
       switch try state.lookup(key) {
       case .file(let existing):
@@ -91,14 +91,14 @@ public final class OverlayFileSystem: FileSystem, Sendable {
       state.handles[descriptor] = OverlayState.OpenFile(
         file: number, writable: mode != .readOnly, path: path)
       state.files[number]?.handles += 1
-      return FileHandle(descriptor: descriptor, path: path)
+      return StoreFileHandle(descriptor: descriptor, path: path)
     }
   }
 
   /// Forgets a handle; the real file is closed when no handle is left on it.
   ///
   /// - Throws: `EBADF` for a handle that is not open.
-  public func close(_ handle: FileHandle) throws(StoreError) {
+  public func close(_ handle: StoreFileHandle) throws(StoreError) {
     try state.withLock { (state) throws(StoreError) in
       let open = try state.openFile(handle, "close")
       state.handles[handle.descriptor] = nil
@@ -111,7 +111,7 @@ public final class OverlayFileSystem: FileSystem, Sendable {
   ///
   /// - Throws: `EBADF` for a handle that is not open; the real `open` or `pread` error.
   public func read(
-    _ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
+    _ handle: StoreFileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
   ) throws(StoreError) -> Int {
     try state.withLock { (state) throws(StoreError) -> Int in
       let open = try state.openFile(handle, "pread")
@@ -124,7 +124,7 @@ public final class OverlayFileSystem: FileSystem, Sendable {
   /// Keeps the write in memory.
   ///
   /// - Throws: `EBADF` for a handle that is not open or not open for writing.
-  public func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
+  public func write(_ handle: StoreFileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
     throws(StoreError)
   {
     let copied = [UInt8](bytes)
@@ -143,7 +143,7 @@ public final class OverlayFileSystem: FileSystem, Sendable {
   ///
   /// - Throws: `EBADF` for a handle that is not open, `EACCES` for one open read-only, `EINVAL`
   ///   for a length of 0.
-  public func map(_ handle: FileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
+  public func map(_ handle: StoreFileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
     let number = try state.withLock { (state) throws(StoreError) -> Int in
       let open = try state.openFile(handle, "mmap")
       guard open.writable else {
@@ -165,7 +165,7 @@ public final class OverlayFileSystem: FileSystem, Sendable {
   /// Cuts or zero-extends the file in memory.
   ///
   /// - Throws: `EBADF` for a handle that is not open, `EINVAL` for one open read-only.
-  public func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError) {
+  public func truncate(_ handle: StoreFileHandle, to size: UInt64) throws(StoreError) {
     try state.withLock { (state) throws(StoreError) in
       let open = try state.openFile(handle, "ftruncate")
       guard open.writable else {
@@ -179,7 +179,7 @@ public final class OverlayFileSystem: FileSystem, Sendable {
   /// Does nothing (nothing reaches the disk).
   ///
   /// - Throws: `EBADF` for a handle that is not open.
-  public func sync(_ handle: FileHandle) throws(StoreError) {
+  public func sync(_ handle: StoreFileHandle) throws(StoreError) {
     _ = try state.withLock { (state) throws(StoreError) in try state.openFile(handle, "fsync") }
   }
 
@@ -241,7 +241,7 @@ public final class OverlayFileSystem: FileSystem, Sendable {
       var names = Set<String>()
       for (path, entry) in state.names
       where entry != .absent && path != key && OverlayPath.parent(of: path) == key {
-        names.insert(Path.name(of: path))
+        names.insert(StorePath.name(of: path))
       }
       return names.sorted()
     }
@@ -250,7 +250,7 @@ public final class OverlayFileSystem: FileSystem, Sendable {
   /// The file's size in the overlay.
   ///
   /// - Throws: `EBADF` for a handle that is not open.
-  public func size(_ handle: FileHandle) throws(StoreError) -> UInt64 {
+  public func size(_ handle: StoreFileHandle) throws(StoreError) -> UInt64 {
     try state.withLock { (state) throws(StoreError) -> UInt64 in
       let open = try state.openFile(handle, "fstat")
       return state.files[open.file]?.size ?? 0
@@ -295,7 +295,7 @@ public final class OverlayFileSystem: FileSystem, Sendable {
   /// Succeeds without locking anything: the overlay reads a store whoever holds it.
   ///
   /// - Throws: `EBADF` for a handle that is not open.
-  public func lock(_ handle: FileHandle) throws(StoreError) {
+  public func lock(_ handle: StoreFileHandle) throws(StoreError) {
     _ = try state.withLock { (state) throws(StoreError) in try state.openFile(handle, "flock") }
   }
 }

@@ -68,7 +68,7 @@ struct OverlayState {
   }
 
   /// The open handle, or `EBADF` from `call`.
-  func openFile(_ handle: FileHandle, _ call: String) throws(StoreError) -> OpenFile {
+  func openFile(_ handle: StoreFileHandle, _ call: String) throws(StoreError) -> OpenFile {
     guard let open = handles[handle.descriptor] else {
       throw StoreError.system(call, .badFileDescriptor, path: handle.path)
     }
@@ -107,7 +107,7 @@ struct OverlayState {
       var opened: [OverlayFile] = []
       var vanished = false
       for name in try PosixFileSystem().list(directory) {
-        let path = Path.join(directory, name)
+        let path = StorePath.join(directory, name)
         if let known = names[path] {
           found[path] = known
           continue

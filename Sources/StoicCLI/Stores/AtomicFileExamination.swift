@@ -42,8 +42,8 @@ struct AtomicFileExamination {
   }
 
   private mutating func examine() throws(StoreError) {
-    let directory = Path.directory(of: path)
-    let name = Path.name(of: path)
+    let directory = StorePath.directory(of: path)
+    let name = StorePath.name(of: path)
     let siblings = try StoreFile.list(directory) { other in
       if other == name { return .current }
       if other == name + ".previous" { return .previous }

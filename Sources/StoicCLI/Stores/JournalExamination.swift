@@ -195,7 +195,7 @@ struct JournalExamination {
     var counts: [UInt64: (records: Int, range: ClosedRange<UInt64>)] = [:]
     var from: UInt64 = 0
     var index = 0
-    let label = Path.name(of: directory)
+    let label = StorePath.name(of: directory)
     while true {
       do throws(StoreError) {
         try journal.forEachRecordBorrowing(from: from) {
@@ -222,7 +222,7 @@ struct JournalExamination {
         guard error.code == .corrupt else { throw error }
         addDamage(error)
         let damagedFirst = (error.path ?? (error.cause as? JournalDamage)?.path).flatMap {
-          JournalFileNames.parseSegment(Path.name(of: $0))?.first
+          JournalFileNames.parseSegment(StorePath.name(of: $0))?.first
         }
         guard let damagedFirst, let next = opened.first(where: { $0.0 > damagedFirst })?.0,
           next > from

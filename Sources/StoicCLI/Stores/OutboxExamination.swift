@@ -42,7 +42,7 @@ struct OutboxExamination {
     } catch {
       if error.code == .corrupt || error.code == .unsupported {
         // Without a path of its own, the error is about the snapshot, which the checkpoint holds.
-        let file = error.path ?? Path.join(directory, JournalFileNames.checkpoint)
+        let file = error.path ?? StorePath.join(directory, JournalFileNames.checkpoint)
         examination.findings.append(
           Finding(.damage, .damage, file: file, "the outbox cannot be opened: \(error.message)"))
       } else {

@@ -51,7 +51,7 @@ struct StoreExamination {
       examination.atomicFile = file
     case .journal, .outbox:
       examination.lock = LockHolder.probe(
-        lockFile: Path.join(location.path, JournalFileNames.lock))
+        lockFile: StorePath.join(location.path, JournalFileNames.lock))
       var journal = JournalExamination.run(
         directory: location.path, maxRecordSize: maxRecordSize, progress: progress)
       // A live writer appends, rolls and compresses while the files are read: a frame half
@@ -127,8 +127,8 @@ struct StoreExamination {
   /// `path` shown relative to the store's directory (a file of the store by its name).
   func shortName(_ path: String?) -> String {
     guard let path else { return location.path }
-    let base = location.kind.isDirectory ? location.path : Path.directory(of: location.path)
-    if path == location.path { return Path.name(of: path) }
+    let base = location.kind.isDirectory ? location.path : StorePath.directory(of: location.path)
+    if path == location.path { return StorePath.name(of: path) }
     if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
     return path
   }

@@ -57,7 +57,7 @@ public struct StoreFile: Sendable, Hashable {
   static func list(_ directory: String, role: (String) -> Role) throws(StoreError) -> [StoreFile] {
     var files: [StoreFile] = []
     for name in try PosixFileSystem().list(directory) {
-      let path = Path.join(directory, name)
+      let path = StorePath.join(directory, name)
       guard let status = try FileStatus.of(path) else { continue }
       files.append(StoreFile(name: name, path: path, status: status, role: role(name)))
     }

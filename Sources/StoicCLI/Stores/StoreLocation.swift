@@ -38,12 +38,14 @@ public struct StoreLocation: Sendable, Hashable {
     case .resolved(let resolved): path = resolved
     case .failed(let error) where error == .noSuchFile || error == .notDirectory:
       // An atomic file whose current generation is missing is still read from `.previous`.
-      if case .resolved(let directory) = resolve(Path.directory(of: given)),
-        (try? FileStatus.of(Path.join(directory, Path.name(of: given)) + ".previous")) != nil,
+      if case .resolved(let directory) = resolve(StorePath.directory(of: given)),
+        (try? FileStatus.of(StorePath.join(directory, StorePath.name(of: given)) + ".previous"))
+          != nil,
         forced == nil || forced == .atomicFile
       {
         return StoreLocation(
-          path: Path.join(directory, Path.name(of: given)), given: given, kind: .atomicFile,
+          path: StorePath.join(directory, StorePath.name(of: given)), given: given,
+          kind: .atomicFile,
           forced: forced != nil)
       }
       throw CommandFailure(.noStore, "\(given): no such file or directory")
@@ -104,8 +106,8 @@ public struct StoreLocation: Sendable, Hashable {
   private static func file(_ path: String, given: String, forced: StoreKind?)
     throws(CommandFailure) -> StoreLocation
   {
-    let name = Path.name(of: path)
-    let parent = Path.directory(of: path)
+    let name = StorePath.name(of: path)
+    let parent = StorePath.directory(of: path)
     if let forced, forced != .atomicFile {
       throw CommandFailure(.noStore, "\(given): is a file, not a \(forced.rawValue) directory")
     }
@@ -132,12 +134,12 @@ public struct StoreLocation: Sendable, Hashable {
     /// The absolute path without symbolic links.
     case resolved(String)
     /// The errno it failed with.
-    case failed(Errno)
+    case failed(StoreErrno)
   }
 
   /// `realpath(3)` of `path`, or its errno.
   static func resolve(_ path: String) -> Resolution {
-    guard let resolved = realpath(path, nil) else { return .failed(Errno(rawValue: errno)) }
+    guard let resolved = realpath(path, nil) else { return .failed(StoreErrno(rawValue: errno)) }
     defer { free(resolved) }
     return .resolved(String(cString: resolved))
   }

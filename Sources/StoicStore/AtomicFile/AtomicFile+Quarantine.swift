@@ -33,8 +33,8 @@ extension AtomicFile {
   /// Renames `candidate` to `<path>.corrupt-N` (N one above the highest present), syncs the
   /// directory, and removes the oldest quarantined files beyond ``Options/quarantineLimit``.
   func quarantine(_ candidate: String, reason: String) throws(StoreError) {
-    let directory = Path.directory(of: path)
-    let prefix = Path.name(of: path) + ".corrupt-"
+    let directory = StorePath.directory(of: path)
+    let prefix = StorePath.name(of: path) + ".corrupt-"
     var numbers = try fileSystem.list(directory).compactMap { name -> Int? in
       guard name.hasPrefix(prefix) else { return nil }
       return Int(name.dropFirst(prefix.count))
@@ -47,7 +47,7 @@ extension AtomicFile {
     while numbers.count > options.quarantineLimit {
       let oldest = path + ".corrupt-\(numbers.removeFirst())"
       try fileSystem.remove(oldest)
-      pruned.append(Path.name(of: oldest))
+      pruned.append(StorePath.name(of: oldest))
     }
     try fileSystem.syncDirectory(directory)
     var fields = [("path", candidate), ("quarantinedAs", destination), ("reason", reason)]

@@ -95,7 +95,7 @@ public struct AtomicFile: Sendable {
       }
     }
     try fileSystem.rename(temporaryPath, to: path)
-    try fileSystem.syncDirectory(Path.directory(of: path))
+    try fileSystem.syncDirectory(StorePath.directory(of: path))
   }
 
   /// Reads the file: the current generation, or the previous one when the current is missing

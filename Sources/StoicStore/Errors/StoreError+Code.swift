@@ -48,7 +48,7 @@ extension StoreError {
     public static let other = Code("other")
 
     /// The code for a system call's errno.
-    public init(errno: Errno) {
+    public init(errno: StoreErrno) {
       switch errno {
       case .noSpace: self = .diskFull
       case .readOnlyFileSystem: self = .readOnly

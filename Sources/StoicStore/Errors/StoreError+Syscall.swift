@@ -17,7 +17,7 @@ extension StoreError {
   ///   - line: The line where it is raised.
   public static func system(
     _ syscall: String,
-    _ errno: Errno,
+    _ errno: StoreErrno,
     path: String?,
     file: String = #fileID,
     line: Int = #line
@@ -85,7 +85,7 @@ enum SystemCall: Sendable, Hashable {
   }
 
   /// The code for `errno` from this call, and what happened, in a few words.
-  func outcome(of errno: Errno) -> (StoreError.Code, String) {
+  func outcome(of errno: StoreErrno) -> (StoreError.Code, String) {
     switch (self, errno) {
     case (_, .badFileDescriptor):
       return (.closed, "the handle was already closed")

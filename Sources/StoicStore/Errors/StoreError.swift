@@ -14,7 +14,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
   /// The system call that failed (`"open"`, `"fsync"`, …), where one did.
   public var syscall: String?
   /// The error number the system call returned, where one did.
-  public var errno: Errno?
+  public var errno: StoreErrno?
   /// The underlying error, where this one wraps another (for example a codec's).
   public var cause: (any Error & Sendable)?
   /// Where in the store the error was raised.
@@ -51,7 +51,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     _ message: String,
     path: String? = nil,
     syscall: String? = nil,
-    errno: Errno? = nil,
+    errno: StoreErrno? = nil,
     cause: (any Error & Sendable)? = nil,
     file: String = #fileID,
     line: Int = #line

@@ -30,7 +30,7 @@ public enum DiskSpace {
     do throws(StoreError) {
       available = try fileSystem.freeSpace(path)
     } catch  where error.code == .notFound {
-      available = try fileSystem.freeSpace(Path.directory(of: path))
+      available = try fileSystem.freeSpace(StorePath.directory(of: path))
     }
     let (required, overflow) = bytesNeeded.addingReportingOverflow(margin)
     guard !overflow, available >= required else {

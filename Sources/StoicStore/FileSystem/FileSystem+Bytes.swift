@@ -1,13 +1,15 @@
 extension FileSystem {
   /// Writes all of `bytes` at `offset`. See ``FileSystem/write(_:_:at:)``.
-  public func write(_ handle: FileHandle, _ bytes: [UInt8], at offset: UInt64) throws(StoreError) {
+  public func write(_ handle: StoreFileHandle, _ bytes: [UInt8], at offset: UInt64)
+    throws(StoreError)
+  {
     try bytes.withStoreBytes { (buffer) throws(StoreError) in
       try write(handle, buffer, at: offset)
     }
   }
 
   /// Reads up to `count` bytes at `offset`; fewer only at the end of the file.
-  public func read(_ handle: FileHandle, count: Int, at offset: UInt64) throws(StoreError)
+  public func read(_ handle: StoreFileHandle, count: Int, at offset: UInt64) throws(StoreError)
     -> [UInt8]
   {
     var failure: StoreError?

@@ -23,12 +23,12 @@ extension FileSystem {
     var level = Self.trimmingSlashes(path)
     while level != "." && level != "/" && !level.isEmpty && !directoryExists(level) {
       missing.append(level)
-      level = Self.trimmingSlashes(Path.directory(of: level))
+      level = Self.trimmingSlashes(StorePath.directory(of: level))
     }
     guard !missing.isEmpty else { return }
     try createDirectory(path, permissions: permissions)
     for created in missing.reversed() {
-      try syncDirectory(Path.directory(of: created))
+      try syncDirectory(StorePath.directory(of: created))
     }
   }
 

@@ -29,10 +29,10 @@ public protocol FileSystem: Sendable {
   /// - Returns: A handle that must be closed with ``close(_:)``.
   /// - Throws: ``StoreError`` with the `open` errno.
   func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions) throws(StoreError)
-    -> FileHandle
+    -> StoreFileHandle
 
   /// Closes a handle. Closing does not sync.
-  func close(_ handle: FileHandle) throws(StoreError)
+  func close(_ handle: StoreFileHandle) throws(StoreError)
 
   /// Reads up to `buffer.count` bytes at `offset`, restarting short reads until the buffer is
   /// full or the file ends.
@@ -40,7 +40,7 @@ public protocol FileSystem: Sendable {
   /// - Returns: The number of bytes read; fewer than `buffer.count` only at the end of the file.
   /// - Throws: ``StoreError`` with the `pread` errno (`EIO` from a bad sector, for example).
   func read(
-    _ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
+    _ handle: StoreFileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
   ) throws(StoreError) -> Int
 
   /// Writes all of `bytes` at `offset`, restarting short writes.
@@ -48,7 +48,7 @@ public protocol FileSystem: Sendable {
   /// On failure some prefix of the bytes may have reached the file; the caller decides what to
   /// do with it (the journal truncates back to its last good end).
   /// - Throws: ``StoreError`` with the `pwrite` errno (`ENOSPC`, `EDQUOT`, `EIO`, …).
-  func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
+  func write(_ handle: StoreFileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
     throws(StoreError)
 
   /// Reserves the disk blocks of the file's first `length` bytes (extending the file with
@@ -66,7 +66,7 @@ public protocol FileSystem: Sendable {
   ///   blocks cannot be reserved) or the `mmap` errno (``StoreError/Code/unsupported`` where
   ///   the file system cannot map files); ``StoreError/Code/invalidArgument`` for a length of 0
   ///   or beyond what the platform can map. A caller can fall back to positional writes.
-  func map(_ handle: FileHandle, length: UInt64) throws(StoreError) -> any FileMapping
+  func map(_ handle: StoreFileHandle, length: UInt64) throws(StoreError) -> any FileMapping
 
   /// Reserves the disk blocks of the file's first `length` bytes (extending the file with
   /// zeros if it is shorter) and maps them shared for reading and writing in place (see
@@ -81,10 +81,10 @@ public protocol FileSystem: Sendable {
   ///   - length: How many bytes to map, more than 0.
   /// - Returns: The mapping; close it before cutting the file.
   /// - Throws: As ``map(_:length:)``.
-  func mapMemory(_ handle: FileHandle, length: UInt64) throws(StoreError) -> any MemoryMapping
+  func mapMemory(_ handle: StoreFileHandle, length: UInt64) throws(StoreError) -> any MemoryMapping
 
   /// Sets the file's size, cutting or zero-extending it.
-  func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError)
+  func truncate(_ handle: StoreFileHandle, to size: UInt64) throws(StoreError)
 
   /// Makes the file's data and size durable: `F_FULLFSYNC` where the platform has it (falling
   /// back to `fsync` with the event `store.fullsync_unavailable`), `fdatasync` on Linux (data,
@@ -92,7 +92,7 @@ public protocol FileSystem: Sendable {
   ///
   /// - Throws: ``StoreError``; after an `EIO` the kernel may have dropped the unsynced data,
   ///   so the caller must treat the handle's unsynced writes as lost ("fsyncgate").
-  func sync(_ handle: FileHandle) throws(StoreError)
+  func sync(_ handle: StoreFileHandle) throws(StoreError)
 
   /// Makes the names in a directory (creates, renames, removes) durable.
   func syncDirectory(_ path: String) throws(StoreError)
@@ -107,7 +107,7 @@ public protocol FileSystem: Sendable {
   func list(_ directory: String) throws(StoreError) -> [String]
 
   /// The size of an open file.
-  func size(_ handle: FileHandle) throws(StoreError) -> UInt64
+  func size(_ handle: StoreFileHandle) throws(StoreError) -> UInt64
 
   /// The size of the file at `path`, or `nil` when nothing is there.
   func fileSize(_ path: String) throws(StoreError) -> UInt64?
@@ -128,13 +128,13 @@ public protocol FileSystem: Sendable {
   ///
   /// - Throws: ``StoreError/Code/locked`` if another handle (in this or another process) holds
   ///   it. The lock is released when the handle is closed or the process ends.
-  func lock(_ handle: FileHandle) throws(StoreError)
+  func lock(_ handle: StoreFileHandle) throws(StoreError)
 }
 
 extension FileSystem {
   /// Opens (or creates) a file; a file this creates is private to its owner
   /// (``FilePermissions/privateFile``, `0600`). See ``open(_:_:permissions:)``.
-  public func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> FileHandle {
+  public func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> StoreFileHandle {
     try open(path, mode, permissions: .privateFile)
   }
 

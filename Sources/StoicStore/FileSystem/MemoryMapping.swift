@@ -36,7 +36,7 @@ extension FileSystem {
   /// The default for file systems that cannot hand out mapped memory: always throws.
   ///
   /// - Throws: ``StoreError/Code/unsupported``.
-  public func mapMemory(_ handle: FileHandle, length: UInt64) throws(StoreError)
+  public func mapMemory(_ handle: StoreFileHandle, length: UInt64) throws(StoreError)
     -> any MemoryMapping
   {
     throw StoreError(

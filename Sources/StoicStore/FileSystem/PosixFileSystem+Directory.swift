@@ -80,7 +80,7 @@ extension PosixFileSystem {
     case .failure(.fileExists):
       try requireDirectory(target)
     case .failure(.noSuchFile):
-      let parent = Path.directory(of: target)
+      let parent = StorePath.directory(of: target)
       guard parent != target && parent != "." && parent != "/" else {
         throw StoreError.system("mkdir", .noSuchFile, path: target)
       }
@@ -135,7 +135,7 @@ extension PosixFileSystem {
   ///
   /// - Throws: ``StoreError/Code/locked`` (retry) when another handle or process holds it;
   ///   otherwise ``StoreError`` with the `flock` errno.
-  public func lock(_ handle: FileHandle) throws(StoreError) {
+  public func lock(_ handle: StoreFileHandle) throws(StoreError) {
     var attempt = 1
     while true {
       switch Syscall.result({ flock(handle.descriptor, LOCK_EX | LOCK_NB) }) {

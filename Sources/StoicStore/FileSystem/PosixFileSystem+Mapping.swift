@@ -15,7 +15,7 @@ extension PosixFileSystem {
   ///   ``StoreError/Code/diskFull``, or the `mmap` errno (`ENODEV` where the file system cannot
   ///   map files); ``StoreError/Code/invalidArgument`` for a length of 0 or beyond the address
   ///   space.
-  public func map(_ handle: FileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
+  public func map(_ handle: StoreFileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
     let base = try mapShared(handle, length: length)
     return PosixFileMapping(base: base, length: length, path: handle.path)
   }
@@ -24,7 +24,7 @@ extension PosixFileSystem {
   /// exactly as ``map(_:length:)`` does, handing out the memory.
   ///
   /// - Throws: As ``map(_:length:)``.
-  public func mapMemory(_ handle: FileHandle, length: UInt64) throws(StoreError)
+  public func mapMemory(_ handle: StoreFileHandle, length: UInt64) throws(StoreError)
     -> any MemoryMapping
   {
     let base = try mapShared(handle, length: length)
@@ -32,7 +32,7 @@ extension PosixFileSystem {
   }
 
   /// Reserves the blocks of `[0, length)` and maps them shared for reading and writing.
-  private func mapShared(_ handle: FileHandle, length: UInt64) throws(StoreError)
+  private func mapShared(_ handle: StoreFileHandle, length: UInt64) throws(StoreError)
     -> UnsafeMutableRawPointer
   {
     guard length > 0, length <= UInt64(Int.max / 2) else {
@@ -46,7 +46,7 @@ extension PosixFileSystem {
   }
 
   /// Makes sure the disk blocks of `[0, length)` are allocated, extending the file if needed.
-  private func reserve(_ handle: FileHandle, length: UInt64) throws(StoreError) {
+  private func reserve(_ handle: StoreFileHandle, length: UInt64) throws(StoreError) {
     let size = try Self.fileOffset(length, plus: 0, path: handle.path)
     #if os(Linux)
       try Syscall.runReturningErrno("posix_fallocate", path: handle.path) {

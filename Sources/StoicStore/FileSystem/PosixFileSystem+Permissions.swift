@@ -21,10 +21,10 @@ extension PosixFileSystem {
   /// - Throws: ``StoreError`` with the `open` errno, or the `fchmod` errno (the new file is
   ///   then removed again).
   func createFile(_ path: String, exclusive: Bool, permissions: FilePermissions)
-    throws(StoreError) -> FileHandle
+    throws(StoreError) -> StoreFileHandle
   {
     let mode = mode_t(permissions.rawValue)
-    var lastError = Errno.noSuchFile
+    var lastError = StoreErrno.noSuchFile
     for _ in 0..<Self.createAttempts {
       switch Syscall.result({ Syscall.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode) }) {
       case .success(let descriptor):
@@ -35,11 +35,11 @@ extension PosixFileSystem {
           _ = Syscall.result { unlink(path) }
           throw error
         }
-        return FileHandle(descriptor: descriptor, path: path)
+        return StoreFileHandle(descriptor: descriptor, path: path)
       case .failure(.fileExists) where !exclusive:
         switch Syscall.result({ Syscall.open(path, O_RDWR | O_CLOEXEC, 0) }) {
         case .success(let descriptor):
-          return FileHandle(descriptor: descriptor, path: path)
+          return StoreFileHandle(descriptor: descriptor, path: path)
         case .failure(.noSuchFile):
           lastError = .noSuchFile
           continue
@@ -72,7 +72,7 @@ extension PosixFileSystem {
         _ = Syscall.result(restartingOnInterrupt: false) { Syscall.close(descriptor) }
         throw error
       }
-      try close(FileHandle(descriptor: descriptor, path: path))
+      try close(StoreFileHandle(descriptor: descriptor, path: path))
     } catch {
       _ = Syscall.result { rmdir(path) }
       throw error
@@ -89,8 +89,8 @@ extension PosixFileSystem {
   }
 
   /// The errnos with which a file system says it cannot store permission bits.
-  static let permissionRefusals: Set<Errno> = [
-    .notPermitted, .notSupported, Errno(rawValue: EOPNOTSUPP),
+  static let permissionRefusals: Set<StoreErrno> = [
+    .notPermitted, .notSupported, StoreErrno(rawValue: EOPNOTSUPP),
   ]
 
   /// Sets the permissions of the open file `descriptor` with `change` (an `fchmod`).
@@ -105,7 +105,7 @@ extension PosixFileSystem {
   func setPermissions(
     _ descriptor: Int32, _ permissions: FilePermissions, path: String, change: () -> Int32
   ) throws(StoreError) {
-    let failure: Errno
+    let failure: StoreErrno
     switch Syscall.result(change) {
     case .success: return
     case .failure(let error): failure = error

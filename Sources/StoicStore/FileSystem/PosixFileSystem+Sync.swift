@@ -20,7 +20,7 @@ extension PosixFileSystem {
   /// - Throws: ``StoreError`` with the errno; `EIO` is ``StoreError/Code/io`` and stops: the
   ///   kernel may have dropped the dirty pages, so this handle's unsynced writes must be
   ///   treated as lost and the file reopened ("fsyncgate").
-  public func sync(_ handle: FileHandle) throws(StoreError) {
+  public func sync(_ handle: StoreFileHandle) throws(StoreError) {
     #if canImport(Darwin)
       try flush(handle.descriptor, path: handle.path)
     #else
@@ -44,7 +44,7 @@ extension PosixFileSystem {
       _ = Syscall.result(restartingOnInterrupt: false) { Syscall.close(descriptor) }
       throw error
     }
-    try close(FileHandle(descriptor: descriptor, path: path))
+    try close(StoreFileHandle(descriptor: descriptor, path: path))
   }
 
   /// The platform's strongest flush of one descriptor.
@@ -60,8 +60,8 @@ extension PosixFileSystem {
   }
 
   /// The errnos with which a file system says it cannot do `F_FULLFSYNC`.
-  static let fullSyncRefusals: Set<Errno> = [
-    .notSupported, Errno(rawValue: EOPNOTSUPP), .invalidArgument,
+  static let fullSyncRefusals: Set<StoreErrno> = [
+    .notSupported, StoreErrno(rawValue: EOPNOTSUPP), .invalidArgument,
   ]
 
   /// Tries `fullSync`; if the file system refuses it, emits

@@ -8,7 +8,7 @@
 ///
 /// - Every call goes through one wrapper that restarts `EINTR` and turns a failure into
 ///   ``StoreError/system(_:_:path:file:line:)``: the error names the call (`"pwrite"`), the
-///   ``Errno`` and the path, and classifies itself with ``StoreError/retryDecision``.
+///   ``StoreErrno`` and the path, and classifies itself with ``StoreError/retryDecision``.
 /// - I/O is positional (`pread`/`pwrite`), with short reads and writes continued until the
 ///   buffer is done or the file ends. Files are opened `O_CLOEXEC`; ``OpenMode/createExclusive``
 ///   is `O_CREAT | O_EXCL`.
@@ -55,13 +55,13 @@ public struct PosixFileSystem: FileSystem {
   ///   ``StoreError/Code/permissionDenied``, ``StoreError/Code/readOnly``, …; or the `fchmod`
   ///   errno when the new file's permissions cannot be set (it is removed again).
   public func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions)
-    throws(StoreError) -> FileHandle
+    throws(StoreError) -> StoreFileHandle
   {
     switch mode {
     case .readOnly, .readWrite:
       let flags = mode.posixFlags | O_CLOEXEC
       let descriptor = try Syscall.run("open", path: path) { Syscall.open(path, flags, 0) }
-      return FileHandle(descriptor: descriptor, path: path)
+      return StoreFileHandle(descriptor: descriptor, path: path)
     case .createOrOpen, .createExclusive:
       return try createFile(path, exclusive: mode == .createExclusive, permissions: permissions)
     }
@@ -74,7 +74,7 @@ public struct PosixFileSystem: FileSystem {
   /// `EINTR` counts as closed.
   /// - Throws: ``StoreError`` with the `close` errno (`EBADF` for a handle already closed,
   ///   `EIO` from a file system that reports write-back errors at close).
-  public func close(_ handle: FileHandle) throws(StoreError) {
+  public func close(_ handle: StoreFileHandle) throws(StoreError) {
     switch Syscall.result(restartingOnInterrupt: false, { Syscall.close(handle.descriptor) }) {
     case .success, .failure(.interrupted):
       return
@@ -89,7 +89,7 @@ public struct PosixFileSystem: FileSystem {
   /// - Throws: ``StoreError`` with the `pread` errno, or ``StoreError/Code/invalidArgument``
   ///   for an offset beyond what `off_t` holds.
   public func read(
-    _ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
+    _ handle: StoreFileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
   ) throws(StoreError) -> Int {
     guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
     var done = 0
@@ -110,7 +110,7 @@ public struct PosixFileSystem: FileSystem {
   /// - Throws: ``StoreError`` with the `pwrite` errno (``StoreError/Code/diskFull`` for
   ///   `ENOSPC`, ``StoreError/Code/quotaExceeded`` for `EDQUOT`, …). A prefix of the bytes may
   ///   be in the file when it throws.
-  public func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
+  public func write(_ handle: StoreFileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
     throws(StoreError)
   {
     guard let base = bytes.baseAddress, bytes.count > 0 else { return }
@@ -133,7 +133,7 @@ public struct PosixFileSystem: FileSystem {
   /// Sets the file's size with `ftruncate(2)`, cutting it or extending it with zeros.
   ///
   /// - Throws: ``StoreError`` with the `ftruncate` errno.
-  public func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError) {
+  public func truncate(_ handle: StoreFileHandle, to size: UInt64) throws(StoreError) {
     let length = try Self.fileOffset(size, plus: 0, path: handle.path)
     try Syscall.run("ftruncate", path: handle.path) { ftruncate(handle.descriptor, length) }
   }
@@ -141,7 +141,7 @@ public struct PosixFileSystem: FileSystem {
   /// The size of the open file, from `fstat(2)`.
   ///
   /// - Throws: ``StoreError`` with the `fstat` errno.
-  public func size(_ handle: FileHandle) throws(StoreError) -> UInt64 {
+  public func size(_ handle: StoreFileHandle) throws(StoreError) -> UInt64 {
     var info = stat()
     try Syscall.run("fstat", path: handle.path) { fstat(handle.descriptor, &info) }
     return UInt64(clamping: info.st_size)

@@ -8,7 +8,7 @@
 ///
 /// Modelled on swift-system's `valueOrErrno` and `retryingOnInterrupt`: the call is made, a
 /// failure (`-1`, or `NULL` for the calls that return a pointer) captures `errno` at once as an
-/// ``Errno``, `EINTR` restarts the call, and any other failure becomes
+/// ``StoreErrno``, `EINTR` restarts the call, and any other failure becomes
 /// ``StoreError/system(_:_:path:file:line:)`` naming the call, the errno and the path, so every
 /// error a caller sees says what was called on what.
 ///
@@ -21,7 +21,7 @@ internal enum Syscall {
     /// The call succeeded with this value.
     case success(Value)
     /// The call failed with this errno.
-    case failure(Errno)
+    case failure(StoreErrno)
   }
 
   /// Calls `body`, restarting it while it fails with `EINTR`.
@@ -36,7 +36,7 @@ internal enum Syscall {
     while true {
       let value = body()
       guard value == -1 else { return .success(value) }
-      let error = Errno.current
+      let error = StoreErrno.current
       if restart && error == .interrupted { continue }
       return .failure(error)
     }
@@ -82,7 +82,7 @@ internal enum Syscall {
     while true {
       errno = 0
       if let value = body() { return value }
-      let error = Errno.current
+      let error = StoreErrno.current
       if error.rawValue == 0 { return nil }
       if error == .interrupted { continue }
       throw StoreError.system(name, error, path: path, file: file, line: line)
@@ -103,7 +103,7 @@ internal enum Syscall {
     while true {
       let code = body()
       if code == 0 { return }
-      let error = Errno(rawValue: code)
+      let error = StoreErrno(rawValue: code)
       if error == .interrupted { continue }
       throw StoreError.system(name, error, path: path, file: file, line: line)
     }
@@ -122,7 +122,7 @@ internal enum Syscall {
   ) throws(StoreError) -> UnsafeMutableRawPointer {
     let address = body()
     guard let address, UInt(bitPattern: address) != UInt.max else {
-      throw StoreError.system(name, Errno.current, path: path, file: file, line: line)
+      throw StoreError.system(name, StoreErrno.current, path: path, file: file, line: line)
     }
     return address
   }

@@ -193,7 +193,7 @@ public final class Journal: Sendable {
   }
 
   deinit {
-    let handles = state.withLock { core -> [FileHandle] in
+    let handles = state.withLock { core -> [StoreFileHandle] in
       guard !core.closed else { return [] }
       core.closed = true
       return [core.sealing?.segment.handle, core.active?.handle, core.lockHandle].compactMap {

@@ -14,7 +14,7 @@ struct JournalCore {
     var first: UInt64
     var name: String
     var path: String
-    var handle: FileHandle
+    var handle: StoreFileHandle
     /// Where the next frame goes.
     var end: UInt64
     /// Bytes `[0, syncedEnd)` are durable.
@@ -52,7 +52,15 @@ struct JournalCore {
 
   var active: Active?
   /// The previous segment while its seal is pending (see ``Sealing``).
-  var sealing: Sealing?
+  var sealing: Sealing? {
+    didSet {
+      // At most one pending seal: a roll replaces the active segment only once the seal of
+      // the one before it is finished.
+      assert(
+        oldValue == nil || sealing == nil || oldValue?.segment.first == sealing?.segment.first,
+        "a second seal pending while one is")
+    }
+  }
   /// Threads waiting for a claimed seal to be finished.
   var sealWaiters: [DispatchSemaphore] = []
   /// The reused buffer appends encode their frames into.
@@ -60,9 +68,11 @@ struct JournalCore {
   /// A scratch buffer grown beyond this by a large batch is released after the write.
   static let scratchLimit = 1 << 20
   var sealed: [Sealed] = []
-  var lockHandle: FileHandle?
-  /// The last sequence handed out.
-  var lastSequence: UInt64 = 0
+  var lockHandle: StoreFileHandle?
+  /// The last sequence handed out; it never goes back.
+  var lastSequence: UInt64 = 0 {
+    didSet { assert(lastSequence >= oldValue, "the last sequence went back") }
+  }
   /// Who syncs for whom (group commit); holds the durable sequence. Open sets it up for the
   /// journal's sync policy.
   var groupCommit = JournalGroupCommit<DispatchSemaphore>(

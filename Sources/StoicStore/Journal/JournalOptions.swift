@@ -44,8 +44,9 @@ public struct JournalOptions: Sendable {
   /// valid later record, reports ``StoreEvents/journalSalvaged``) instead of refusing with
   /// ``StoreError/Code/corrupt``. Default `false`.
   public var salvage: Bool
-  /// Deliberate defects for the crash suite's mutation tests; empty in real use.
-  package var mutations: Set<JournalMutation>
+  /// Deliberate defects for the crash suite's mutation tests; empty in real use, and out of
+  /// the public API (testing SPI).
+  @_spi(Testing) public var mutations: JournalMutations
   /// How many bytes of the mapped tail an append writes with zeros ahead of itself (see
   /// ``Journal/writeZeros(through:within:core:)``); 0 turns it off. Tests use small chunks to cross
   /// many of them.
@@ -80,24 +81,4 @@ public struct JournalOptions: Sendable {
     self.salvage = salvage
     self.mutations = []
   }
-}
-
-/// The seed's three deliberate defects, switched on only by tests to show the crash suite
-/// catches them.
-package enum JournalMutation: Sendable, Hashable {
-  /// A created segment's name is never made durable (no directory sync after create).
-  case noDirectorySyncOnCreate
-  /// Open neither cuts a torn tail nor overwrites it: appends continue after the garbage.
-  case noTailTruncation
-  /// Dropping data removes the covered segments before the checkpoint that covers them is
-  /// durable.
-  case truncateBeforeSnapshot
-  /// Sealing a segment leaves the zeros its mapping preallocated after its last frame.
-  case keepPreallocationOnSeal
-  /// A sync of the active segment does not first finish the pending seal of the segment
-  /// before it.
-  case syncBeforeSeal
-  /// Zeros written ahead of the appends start at the chunk boundary below the active end,
-  /// over the last frames, instead of the one above it.
-  case zerosOverTheEnd
 }

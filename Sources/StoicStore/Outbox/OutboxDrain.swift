@@ -182,7 +182,7 @@ final class OutboxDrain<Item: Sendable> {
     try engine.write(.attempt(current.target))
     unit = current
     let entries = members(of: current).compactMap { engine.publicEntry($0) }
-    if options.testHooks.acknowledgeBeforeDelivering {
+    if options.mutations.contains(.acknowledgeBeforeDelivering) {
       try engine.writeAcknowledgement(
         current.isBatch ? .acknowledgeBatch(batchKey: current.key) : .acknowledge(key: current.key))
     }

@@ -91,7 +91,7 @@ extension OutboxEngine {
       do throws(StoreError) {
         if try fileSystem.fileSize(path) != nil {
           try fileSystem.remove(path)
-          let directory = Path.directory(of: path)
+          let directory = StorePath.directory(of: path)
           if !directories.contains(directory) { directories.append(directory) }
         }
       } catch  where error.code == .notFound {
@@ -109,7 +109,7 @@ extension OutboxEngine {
       } catch {
         // The removals may not be durable: keep them on the list to do again.
         let removed = ledger.fileRemovals.filter {
-          Path.directory(of: $0) == directory && !remaining.contains($0)
+          StorePath.directory(of: $0) == directory && !remaining.contains($0)
             && !ownedByHeld.contains($0)
         }
         remaining.append(contentsOf: removed)

@@ -33,7 +33,7 @@ final class OutboxEngine<Item: Sendable> {
       ledger = decoded.ledger
       records = decoded.records + records
     }
-    ledger.retireUsesUploadList = options.testHooks.retireUsesUploadList
+    ledger.retireUsesUploadList = options.mutations.contains(.retireUsesUploadList)
     for bytes in records {
       switch OutboxRecord.decode(bytes) {
       case .success(let record): ledger.apply(record)
@@ -70,7 +70,7 @@ final class OutboxEngine<Item: Sendable> {
 
   /// Writes an acknowledgement (or, under the test defect, only applies it).
   func writeAcknowledgement(_ record: OutboxRecord) throws(StoreError) {
-    if options.testHooks.skipAcknowledgementWrite {
+    if options.mutations.contains(.skipAcknowledgementWrite) {
       ledger.apply(record)
     } else {
       try write(record)
@@ -96,7 +96,7 @@ final class OutboxEngine<Item: Sendable> {
     removeOwnedFiles()
     var trimmed = ledger
     trimmed.forgetRetired(keeping: options.rememberedDeliveredKeys)
-    try log.compact(snapshot: try OutboxSnapshot.encode(trimmed, hooks: options.testHooks))
+    try log.compact(snapshot: try OutboxSnapshot.encode(trimmed, mutations: options.mutations))
     ledger.forgetRetired(keeping: options.rememberedDeliveredKeys)
     recordsSinceCompaction = 0
   }

@@ -18,8 +18,9 @@ public struct OutboxOptions: Sendable {
   public var maxKeyLength: Int = 1024
   /// The largest snapshot the outbox will decompress, in bytes.
   public var maxSnapshotSize: Int = 256 << 20
-  /// Deliberate defects for tests that must fail.
-  var testHooks: OutboxTestHooks = .none
+  /// Deliberate defects for the crash suite's mutation tests; empty in real use, and out of
+  /// the public API (testing SPI).
+  @_spi(Testing) public var mutations: OutboxMutations = []
 
   /// The defaults.
   public init() {}

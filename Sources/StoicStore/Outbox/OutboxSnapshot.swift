@@ -35,12 +35,13 @@ enum OutboxSnapshot {
     static let known: Set<UInt8> = [1, 2, 3, 4, 5]
   }
 
-  /// The snapshot of `ledger`.
-  static func encode(_ ledger: OutboxLedger, hooks: OutboxTestHooks) throws(StoreError)
+  /// The snapshot of `ledger` (with a deliberate defect only in the mutation tests).
+  static func encode(_ ledger: OutboxLedger, mutations: OutboxMutations = [])
+    throws(StoreError)
     -> [UInt8]
   {
     var entries = ledger.entries.map { $0.fields.encoded() }
-    if hooks.snapshotDropsFirstEntry, !entries.isEmpty { entries.removeFirst() }
+    if mutations.contains(.snapshotDropsFirstEntry), !entries.isEmpty { entries.removeFirst() }
     var sections = OutboxFields()
     sections.set(Section.entries, blobs(entries))
     sections.set(Section.unreadableEntries, blobs(ledger.unreadableEntries.map(\.bytes)))

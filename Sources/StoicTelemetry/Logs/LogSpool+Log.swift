@@ -67,11 +67,7 @@ extension LogSpool {
       return nil
     }
     var durable = false
-    if let durableLevel = options.durableLevel, level >= durableLevel,
-      !options.mutations.contains(.noDurableSync)
-    {
-      durable = true
-    }
+    if let durableLevel, level >= durableLevel { durable = true }
     // A durable record is followed by a sync marker: counted with it, so that the estimate
     // stays above the journal's size.
     let cost =

@@ -56,6 +56,10 @@ public final class LogSpool: Sendable {
   public let options: LogSpoolOptions
   /// The persistent drop counters it counts into.
   public let dropCounters: SpoolDropCounters
+  /// The level at and above which a record is synced before the log call returns:
+  /// ``LogSpoolOptions/durableLevel``, or nil under the `noDurableSync` mutation (decided
+  /// once here, so that the log call checks no test switch).
+  let durableLevel: LogLevel?
   let fileSystem: any FileSystem
   /// Where events go first (the app's sink).
   let appEvents: EventSink
@@ -122,6 +126,8 @@ public final class LogSpool: Sendable {
     self.directory = directory
     self.fileSystem = fileSystem
     self.options = options
+    self.durableLevel =
+      options.mutations.contains(.noDurableSync) ? nil : options.durableLevel
     self.dropCounters = dropCounters
     self.appEvents = events
     self.state = SleepingLock(State(reportedDrops: dropCounters.counts))

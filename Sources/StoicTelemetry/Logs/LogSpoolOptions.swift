@@ -66,8 +66,9 @@ public struct LogSpoolOptions: Sendable {
   ]
   /// ``redactedKeys`` in the form the log path checks.
   private(set) var redaction: LogRedaction
-  /// Deliberate defects for the crash tests' mutation checks; empty in real use.
-  package var mutations: Set<LogSpoolMutation> = []
+  /// Deliberate defects for the crash suite's mutation tests; empty in real use, and out of
+  /// the public API (testing SPI).
+  @_spi(Testing) public var mutations: LogSpoolMutations = []
 
   /// Creates options; every parameter has the default described on its property.
   public init(

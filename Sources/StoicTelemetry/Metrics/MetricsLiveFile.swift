@@ -80,7 +80,7 @@ final class MetricsLiveFile: @unchecked Sendable {
       extents: [])
     let names = try fileSystem.list(directory)
     for name in names where name.hasPrefix("live-") && name.hasSuffix(".map.tmp") {
-      try fileSystem.remove(Path.join(directory, name))
+      try fileSystem.remove(StorePath.join(directory, name))
     }
     let indices = names.compactMap(MetricsLiveExtent.index(of:)).sorted()
     var reason = indices.isEmpty ? "no live file" : "no boot identity on this platform"
@@ -117,7 +117,7 @@ final class MetricsLiveFile: @unchecked Sendable {
     var loaded: [Loaded] = []
     var keys = Set<MetricSeriesKey>()
     for (position, index) in indices.enumerated() {
-      let path = Path.join(directory, MetricsLiveExtent.name(index))
+      let path = StorePath.join(directory, MetricsLiveExtent.name(index))
       guard index == position else { return .damaged("\(path) follows a missing extent") }
       let handle = try fileSystem.open(path, .readWrite)
       defer { try? fileSystem.close(handle) }
@@ -177,7 +177,7 @@ final class MetricsLiveFile: @unchecked Sendable {
   private func setAside(_ indices: [Int], suffix: String) throws(StoreError) {
     extents = []
     for index in indices {
-      let path = Path.join(directory, MetricsLiveExtent.name(index))
+      let path = StorePath.join(directory, MetricsLiveExtent.name(index))
       try fileSystem.rename(path, to: path + suffix)
     }
   }
@@ -194,7 +194,7 @@ final class MetricsLiveFile: @unchecked Sendable {
         names.compactMap { entry -> Int? in
           entry.hasPrefix(prefix) ? Int(entry.dropFirst(prefix.count)) : nil
         }.max() ?? 0
-      let path = Path.join(directory, name)
+      let path = StorePath.join(directory, name)
       let destination = path + ".corrupt-\(highest + 1)"
       try fileSystem.rename(path, to: destination)
       events.emit(
@@ -225,7 +225,7 @@ final class MetricsLiveFile: @unchecked Sendable {
     var built: [MetricsLiveExtent] = []
     var loaded: [Loaded] = []
     for index in plans.indices.reversed() {
-      let path = Path.join(directory, MetricsLiveExtent.name(index))
+      let path = StorePath.join(directory, MetricsLiveExtent.name(index))
       let extent = try makeExtent(at: path, index: index)
       var offset = MetricsLiveFormat.headerSize
       var extentLoaded: [Loaded] = []
@@ -307,7 +307,7 @@ final class MetricsLiveFile: @unchecked Sendable {
   /// place.
   private func addExtent() throws(StoreError) -> MetricsLiveExtent {
     let index = extents.count
-    let path = Path.join(directory, MetricsLiveExtent.name(index))
+    let path = StorePath.join(directory, MetricsLiveExtent.name(index))
     let extent = try makeExtent(at: path + ".tmp", index: index)
     MetricsLiveFormat.storeUsed(extent.base, UInt64(MetricsLiveFormat.headerSize))
     writeHeader(of: extent)

@@ -103,7 +103,7 @@ extension MetricsSpool {
     guard current.isPoisoned else { return current }
     try? current.close()
     let reopened = try Journal.open(
-      directory: Path.join(directory, Self.journalDirectory), fileSystem: fileSystem,
+      directory: StorePath.join(directory, Self.journalDirectory), fileSystem: fileSystem,
       options: options.journal, events: events)
     journal.withLock { $0 = reopened }
     return reopened

@@ -120,7 +120,7 @@ public final class MetricsSpool: Sendable {
   ) throws(StoreError) -> MetricsSpool {
     try fileSystem.createDirectoryDurably(directory)
     let journal = try Journal.open(
-      directory: Path.join(directory, journalDirectory), fileSystem: fileSystem,
+      directory: StorePath.join(directory, journalDirectory), fileSystem: fileSystem,
       options: options.journal, events: events)
     let context = MetricsSeriesContext(clock: options.clock)
     var registry = MetricsRegistry()

@@ -32,7 +32,7 @@ public final class SpoolDropCounters: Sendable {
 
   struct State {
     var record: SpoolDropCountersFormat.Record
-    var handle: FileHandle?
+    var handle: StoreFileHandle?
     var mapping: (any FileMapping)?
     /// The durable slot (0 or 1) holding the newest synced copy.
     var newestDurableSlot: Int
@@ -45,7 +45,7 @@ public final class SpoolDropCounters: Sendable {
 
   init(
     path: String, fileSystem: any FileSystem, record: SpoolDropCountersFormat.Record,
-    handle: FileHandle, mapping: (any FileMapping)?, newestDurableSlot: Int
+    handle: StoreFileHandle, mapping: (any FileMapping)?, newestDurableSlot: Int
   ) {
     self.path = path
     self.fileSystem = fileSystem
@@ -117,7 +117,7 @@ public final class SpoolDropCounters: Sendable {
     while try fileSystem.exists("\(path).corrupt-\(number)") { number += 1 }
     let destination = "\(path).corrupt-\(number)"
     try fileSystem.rename(path, to: destination)
-    try fileSystem.syncDirectory(Path.directory(of: path))
+    try fileSystem.syncDirectory(StorePath.directory(of: path))
     events.emit(
       SpoolEvents.dropCountsReset,
       [("path", path), ("quarantinedAs", destination), ("reason", why)])
@@ -256,7 +256,7 @@ public final class SpoolDropCounters: Sendable {
   /// Writes the durable slot that is not the newest synced one, then syncs outside the state
   /// lock. Call holding ``syncLock``.
   private func syncHoldingSyncLock(force: Bool) throws(StoreError) {
-    let target = state.withLock { state -> (FileHandle, Int)? in
+    let target = state.withLock { state -> (StoreFileHandle, Int)? in
       guard let handle = state.handle, state.dirty || force else { return nil }
       state.record.generation &+= 1
       state.dirty = false

@@ -14,7 +14,7 @@ struct SpoolLock: Sendable {
   static let name = "spool.lock"
 
   let path: String
-  let handle: FileHandle
+  let handle: StoreFileHandle
   let fileSystem: any FileSystem
 
   /// Takes the lock of the spool at `root` and writes this process's id into the file.
@@ -22,7 +22,7 @@ struct SpoolLock: Sendable {
   /// - Throws: ``StoreError/Code/locked`` naming the holder's process id when another handle
   ///   or process holds it; the file system's errors.
   static func acquire(root: String, fileSystem: any FileSystem) throws(StoreError) -> SpoolLock {
-    let path = Path.join(root, name)
+    let path = StorePath.join(root, name)
     let handle = try fileSystem.open(path, .createOrOpen)
     do throws(StoreError) {
       try fileSystem.lock(handle)

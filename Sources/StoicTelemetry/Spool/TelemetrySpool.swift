@@ -92,11 +92,11 @@ public final class TelemetrySpool: Sendable {
       let early = EarlyEvents()
       let identity = try readIdentity(root: root, fileSystem: fileSystem, events: early.sink)
       let dropCounters = try SpoolDropCounters.open(
-        path: Path.join(root, "drops"), fileSystem: fileSystem, events: early.sink)
+        path: StorePath.join(root, "drops"), fileSystem: fileSystem, events: early.sink)
       let logs: LogSpool
       do throws(StoreError) {
         logs = try LogSpool.open(
-          directory: Path.join(root, "logs"), fileSystem: fileSystem, options: options.logs,
+          directory: StorePath.join(root, "logs"), fileSystem: fileSystem, options: options.logs,
           dropCounters: dropCounters, events: events)
       } catch {
         try? dropCounters.close()
@@ -107,7 +107,7 @@ public final class TelemetrySpool: Sendable {
       do throws(StoreError) {
         // The metrics spool's events are written into the log spool like the spool's own.
         metrics = try MetricsSpool.open(
-          directory: Path.join(root, "metrics"), fileSystem: fileSystem,
+          directory: StorePath.join(root, "metrics"), fileSystem: fileSystem,
           options: options.metrics, events: logs.eventSink)
       } catch {
         try? logs.close()
@@ -131,7 +131,7 @@ public final class TelemetrySpool: Sendable {
   static func readIdentity(root: String, fileSystem: any FileSystem, events: EventSink)
     throws(StoreError) -> SpoolIdentity
   {
-    let path = Path.join(root, identityName)
+    let path = StorePath.join(root, identityName)
     let file = AtomicFile(
       path: path, fileSystem: fileSystem, options: AtomicFile.Options(preflightMargin: 4096),
       events: events)

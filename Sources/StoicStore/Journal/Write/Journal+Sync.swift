@@ -94,7 +94,7 @@ extension Journal {
       state.withLock { core in leaderFailed(core: &core) }
       throw error
     }
-    let target = state.withLock { core -> (FileHandle, UInt64, UInt64)? in
+    let target = state.withLock { core -> (StoreFileHandle, UInt64, UInt64)? in
       guard let active = core.active else { return nil }
       // No append writes below the end again, so the whole pages there are given back
       // before the sync: the sync need not write-protect them (one interrupt of every other
@@ -175,7 +175,7 @@ extension Journal {
     let next = core.lastSequence + 1
     assert(next > active.first && next <= JournalFrame.maximumSequence, "roll to segment \(next)")
     let name = JournalFileNames.segment(first: next, kind: .log)
-    let path = Path.join(directory, name)
+    let path = StorePath.join(directory, name)
     let handle = try fileSystem.open(path, .createOrOpen)
     do throws(StoreError) {
       try fileSystem.truncate(handle, to: 0)

@@ -58,7 +58,7 @@ extension Journal {
     checkpoint.lowWater = sequence
     let plain = AtomicFile.Options(envelope: false, keepPrevious: false)
     try AtomicFile(
-      path: Path.join(directory, JournalFileNames.checkpoint), fileSystem: fileSystem,
+      path: StorePath.join(directory, JournalFileNames.checkpoint), fileSystem: fileSystem,
       options: plain
     ).write(checkpoint.encoded())
     try removeSegmentsUnlocked(mutated ? [] : segments, mark: sequence)
@@ -74,7 +74,7 @@ extension Journal {
       core.sealed.removeAll { segments.contains($0) }
     }
     guard !segments.isEmpty else { return }
-    for segment in segments { try fileSystem.remove(Path.join(directory, segment.name)) }
+    for segment in segments { try fileSystem.remove(StorePath.join(directory, segment.name)) }
     try fileSystem.syncDirectory(directory)
   }
 
@@ -126,13 +126,13 @@ extension Journal {
   /// - Throws: ``StoreError/Code/corrupt`` if the checkpoint fails its checks.
   public func snapshot() throws(StoreError) -> JournalSnapshot? {
     guard let checkpoint = try readCheckpoint(), checkpoint.hasSnapshot else { return nil }
-    let path = Path.join(directory, JournalFileNames.checkpoint)
+    let path = StorePath.join(directory, JournalFileNames.checkpoint)
     return JournalSnapshot(
       sequence: checkpoint.snapshotSequence, bytes: try checkpoint.snapshotBytes(path: path))
   }
 
   func readCheckpoint() throws(StoreError) -> JournalCheckpoint? {
-    let path = Path.join(directory, JournalFileNames.checkpoint)
+    let path = StorePath.join(directory, JournalFileNames.checkpoint)
     guard let bytes = try fileSystem.readWholeFile(path) else { return nil }
     return try JournalCheckpoint.decode(bytes, path: path)
   }
@@ -156,7 +156,7 @@ extension Journal {
     if options.mutations.contains(.truncateBeforeSnapshot) {
       try removeSegments(removable, core: &core)
     }
-    let path = Path.join(directory, JournalFileNames.checkpoint)
+    let path = StorePath.join(directory, JournalFileNames.checkpoint)
     let dropped = checkpoint.lowWater - min(core.lowWater, checkpoint.lowWater)
     try checkpoint.store(in: directory, fileSystem: fileSystem)
     core.lowWater = checkpoint.lowWater
@@ -190,7 +190,7 @@ extension Journal {
   {
     guard !segments.isEmpty else { return }
     for segment in segments {
-      try fileSystem.remove(Path.join(directory, segment.name))
+      try fileSystem.remove(StorePath.join(directory, segment.name))
       core.sealed.removeAll { $0 == segment }
     }
     try fileSystem.syncDirectory(directory)
@@ -223,9 +223,9 @@ extension Journal {
   func compressSegmentFile(_ segment: JournalCore.Sealed, previous: UInt64)
     throws(StoreError) -> CompressedFile
   {
-    let logPath = Path.join(directory, segment.name)
+    let logPath = StorePath.join(directory, segment.name)
     let zstName = JournalFileNames.segment(first: segment.first, kind: .compressed)
-    let zstPath = Path.join(directory, zstName)
+    let zstPath = StorePath.join(directory, zstName)
     let temporary = zstPath + JournalFileNames.temporarySuffix
     let source = try fileSystem.open(logPath, .readOnly)
     defer { try? fileSystem.close(source) }
@@ -278,12 +278,12 @@ extension Journal {
   /// After the `.zst` of `segment` is durable and the journal points at it: removes the
   /// `.log` (and syncs the directory) and reports the compaction.
   func publishCompressed(_ segment: JournalCore.Sealed, file: CompressedFile) throws(StoreError) {
-    try fileSystem.remove(Path.join(directory, segment.name))
+    try fileSystem.remove(StorePath.join(directory, segment.name))
     try fileSystem.syncDirectory(directory)
     events.emit(
       StoreEvents.journalCompacted,
       [
-        ("path", Path.join(directory, file.name)), ("records", String(file.records)),
+        ("path", StorePath.join(directory, file.name)), ("records", String(file.records)),
         ("inputBytes", String(file.inputBytes)), ("outputBytes", String(file.outputBytes)),
       ])
   }

@@ -52,10 +52,10 @@ extension Journal {
     defer { options.blockPool.giveBack(blocks) }
     for (index, segment) in segments.enumerated() {
       if index + 1 < segments.count, segments[index + 1].first <= start { continue }
-      var path = Path.join(directory, segment.name)
+      var path = StorePath.join(directory, segment.name)
       var kind = segment.kind
       var end = segment.end
-      let handle: FileHandle
+      let handle: StoreFileHandle
       do throws(StoreError) {
         handle = try fileSystem.open(path, .readOnly)
       } catch {
@@ -66,7 +66,7 @@ extension Journal {
         }
         kind = .compressed
         end = nil
-        path = Path.join(
+        path = StorePath.join(
           directory, JournalFileNames.segment(first: segment.first, kind: .compressed))
         handle = try fileSystem.open(path, .readOnly)
       }

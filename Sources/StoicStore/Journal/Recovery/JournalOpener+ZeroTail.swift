@@ -1,7 +1,7 @@
 extension JournalOpener {
   /// Whether every byte of `[start, end)` of the file is zero: the unused, preallocated tail
   /// of an active segment whose appends went through a mapping. Read in 64 KiB steps.
-  func isZeroed(_ handle: FileHandle, from start: UInt64, to end: UInt64) throws(StoreError)
+  func isZeroed(_ handle: StoreFileHandle, from start: UInt64, to end: UInt64) throws(StoreError)
     -> Bool
   {
     var position = start

@@ -7,7 +7,7 @@ extension JournalOpener {
   ) throws(StoreError) -> LogScan {
     let scan = try scanLog(first, name: name, previous: previous, isActive: isActive, peak: &peak)
     guard let damage = scan.damage, damage.durable else { return scan }
-    let path = Path.join(directory, name)
+    let path = StorePath.join(directory, name)
     events.emit(
       StoreEvents.journalCorruptionDetected,
       [("path", path), ("offset", String(damage.offset)), ("length", String(damage.length))])
@@ -34,7 +34,7 @@ extension JournalOpener {
   func scanLog(
     _ first: UInt64, name: String, previous: UInt64, isActive: Bool, peak: inout Int
   ) throws(StoreError) -> LogScan {
-    let handle = try fileSystem.open(Path.join(directory, name), .readOnly)
+    let handle = try fileSystem.open(StorePath.join(directory, name), .readOnly)
     defer { try? fileSystem.close(handle) }
     let size = try fileSystem.size(handle)
     var scanner = JournalSegmentScanner(
@@ -79,7 +79,7 @@ extension JournalOpener {
     _ first: UInt64, name: String, previous: UInt64, isActive: Bool,
     report: inout JournalRecovery
   ) throws(StoreError) {
-    let path = Path.join(directory, name)
+    let path = StorePath.join(directory, name)
     let temporary = path + ".salvage" + JournalFileNames.temporarySuffix
     let source = try fileSystem.open(path, .readOnly)
     defer { try? fileSystem.close(source) }
@@ -138,7 +138,7 @@ extension JournalOpener {
   /// Copies `[start, end)` of `source` to a new durable file at `destination`, one window at a
   /// time.
   private func copyRange(
-    _ source: FileHandle, from start: UInt64, to end: UInt64, into destination: String
+    _ source: StoreFileHandle, from start: UInt64, to end: UInt64, into destination: String
   ) throws(StoreError) {
     let handle = try fileSystem.open(destination, .createExclusive)
     defer { try? fileSystem.close(handle) }

@@ -42,12 +42,12 @@ struct JournalCheckpoint: Sendable, Equatable {
     buffer.append(1)
     buffer.append((hasSnapshot ? Self.flagSnapshot : 0) | (compressed ? Self.flagCompressed : 0))
     buffer.append(contentsOf: [0, 0])
-    JournalFrame.appendLE(lowWater, to: &buffer)
-    JournalFrame.appendLE(snapshotSequence, to: &buffer)
-    JournalFrame.appendLE(rawLength, to: &buffer)
-    JournalFrame.appendLE(UInt64(stored.count), to: &buffer)
+    buffer.appendLittleEndian(lowWater)
+    buffer.appendLittleEndian(snapshotSequence)
+    buffer.appendLittleEndian(rawLength)
+    buffer.appendLittleEndian(UInt64(stored.count))
     let crc = CRC32C.checksum(stored, continuing: CRC32C.checksum(buffer))
-    JournalFrame.appendLE(crc, to: &buffer)
+    buffer.appendLittleEndian(crc)
     buffer.append(contentsOf: stored)
     return buffer
   }
@@ -63,10 +63,10 @@ struct JournalCheckpoint: Sendable, Equatable {
     }
     guard bytes[4] == 1 else { throw corrupt("unknown version \(bytes[4])") }
     let flags = bytes[5]
-    let lowWater = JournalFrame.loadLE64(bytes, 8)
-    let snapshotSequence = JournalFrame.loadLE64(bytes, 16)
-    let rawLength = JournalFrame.loadLE64(bytes, 24)
-    let storedLength = JournalFrame.loadLE64(bytes, 32)
+    let lowWater = bytes.loadLittleEndian(UInt64.self, at: 8)
+    let snapshotSequence = bytes.loadLittleEndian(UInt64.self, at: 16)
+    let rawLength = bytes.loadLittleEndian(UInt64.self, at: 24)
+    let storedLength = bytes.loadLittleEndian(UInt64.self, at: 32)
     guard storedLength == UInt64(bytes.count - headerSize) else {
       throw corrupt("length \(storedLength) does not match the file")
     }
@@ -75,7 +75,9 @@ struct JournalCheckpoint: Sendable, Equatable {
     }
     let stored = Array(bytes[headerSize...])
     let crc = CRC32C.checksum(stored, continuing: CRC32C.checksum(Array(bytes[0..<40])))
-    guard crc == JournalFrame.loadLE32(bytes, 40) else { throw corrupt("checksum mismatch") }
+    guard crc == bytes.loadLittleEndian(UInt32.self, at: 40) else {
+      throw corrupt("checksum mismatch")
+    }
     return JournalCheckpoint(
       lowWater: lowWater, snapshotSequence: snapshotSequence,
       hasSnapshot: flags & flagSnapshot != 0, compressed: flags & flagCompressed != 0,
@@ -101,7 +103,7 @@ extension JournalCheckpoint {
   /// sync, rename, directory sync). The checkpoint carries its own checksums; AtomicFile adds
   /// the replace sequence and the free-space preflight.
   func store(in directory: String, fileSystem: any FileSystem) throws(StoreError) {
-    let path = Path.join(directory, JournalFileNames.checkpoint)
+    let path = StorePath.join(directory, JournalFileNames.checkpoint)
     let plain = AtomicFile.Options(envelope: false, keepPrevious: false)
     try AtomicFile(path: path, fileSystem: fileSystem, options: plain).write(encoded())
   }

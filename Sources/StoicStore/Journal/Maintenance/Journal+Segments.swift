@@ -25,12 +25,13 @@ extension Journal {
     segments.reserveCapacity(sealed.count + 2)
     for segment in sealed {
       var state: JournalSegmentInfo.State = segment.kind == .log ? .sealed : .compressed
-      var size = try fileSystem.fileSize(Path.join(directory, segment.name))
+      var size = try fileSystem.fileSize(StorePath.join(directory, segment.name))
       if size == nil, segment.kind == .log {
         // Compressed since the list was taken: the `.log` is gone, the `.zst` is in place.
         state = .compressed
         size = try fileSystem.fileSize(
-          Path.join(directory, JournalFileNames.segment(first: segment.first, kind: .compressed)))
+          StorePath.join(
+            directory, JournalFileNames.segment(first: segment.first, kind: .compressed)))
       }
       segments.append(JournalSegmentInfo(first: segment.first, state: state, bytes: size ?? 0))
     }

@@ -1,5 +1,5 @@
 /// Small, Foundation-free helpers for the `/`-separated paths the store uses.
-public enum Path {
+public enum StorePath {
   /// The directory holding `path` (`"."` for a bare name, `"/"` for a file at the root).
   public static func directory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }

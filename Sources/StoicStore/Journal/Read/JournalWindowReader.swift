@@ -2,7 +2,7 @@
 /// at most `max(window, largest frame)` bytes in memory.
 struct JournalWindowReader {
   let fileSystem: any FileSystem
-  let handle: FileHandle
+  let handle: StoreFileHandle
   /// Bytes of the file the reader may see (a reader of the active segment stops at the end it
   /// captured, even if appends continue).
   let fileSize: UInt64
@@ -13,7 +13,7 @@ struct JournalWindowReader {
   /// The largest buffer held so far.
   private(set) var peakBytes = 0
 
-  init(fileSystem: any FileSystem, handle: FileHandle, fileSize: UInt64, window: Int) {
+  init(fileSystem: any FileSystem, handle: StoreFileHandle, fileSize: UInt64, window: Int) {
     self.fileSystem = fileSystem
     self.handle = handle
     self.fileSize = fileSize
@@ -54,7 +54,7 @@ struct JournalWindowReader {
   }
 
   private static func read(
-    fileSystem: any FileSystem, handle: FileHandle, fileSize: UInt64, at offset: UInt64,
+    fileSystem: any FileSystem, handle: StoreFileHandle, fileSize: UInt64, at offset: UInt64,
     count: Int, into target: inout [UInt8]
   ) throws(StoreError) {
     let wanted = offset <= fileSize ? Int(min(UInt64(max(count, 0)), fileSize - offset)) : 0

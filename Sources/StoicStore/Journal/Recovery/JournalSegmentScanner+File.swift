@@ -3,7 +3,7 @@ extension JournalSegmentScanner {
   /// of ``JournalOptions/readWindow`` and accepting records up to
   /// ``JournalOptions/maxRecordSize``.
   init(
-    fileSystem: any FileSystem, handle: FileHandle, fileSize: UInt64, options: JournalOptions,
+    fileSystem: any FileSystem, handle: StoreFileHandle, fileSize: UInt64, options: JournalOptions,
     segmentFirst: UInt64, previousSequence: UInt64
   ) {
     self.init(

@@ -2,7 +2,7 @@
 ///
 /// A plain value: the descriptor (or the simulated file system's handle number) and the path it
 /// was opened with, for error messages. It is valid until passed to ``FileSystem/close(_:)``.
-public struct FileHandle: Hashable, Sendable, CustomStringConvertible {
+public struct StoreFileHandle: Hashable, Sendable, CustomStringConvertible {
   /// The file descriptor, or the simulated file system's handle number.
   public let descriptor: Int32
   /// The path the file was opened with.

@@ -33,7 +33,7 @@ extension JournalOpener {
     _ segment: JournalCore.Sealed, _ placement: JournalSegmentRules.Placement,
     after previous: Placed?, lowWater checkpoint: JournalCheckpoint?
   ) -> StoreError {
-    let path = Path.join(directory, segment.name)
+    let path = StorePath.join(directory, segment.name)
     let before =
       previous.map { "the segment before it (\($0.segment.name)) ends at sequence \($0.end)" }
       ?? "the low-water mark is \(checkpoint?.lowWater ?? 0)"
@@ -76,7 +76,7 @@ extension JournalOpener {
     events.emit(
       StoreEvents.journalSalvaged,
       [
-        ("path", Path.join(directory, segment.name)), ("quarantinedAs", aside),
+        ("path", StorePath.join(directory, segment.name)), ("quarantinedAs", aside),
         ("damagedBytes", String(size)), ("keptRecords", "0"),
       ])
   }
@@ -87,7 +87,7 @@ extension JournalOpener {
   func reportMissing(before segment: JournalCore.Sealed, _ placement: JournalSegmentRules.Placement)
   {
     guard case .missing = placement else { return }
-    let path = Path.join(directory, segment.name)
+    let path = StorePath.join(directory, segment.name)
     events.emit(
       StoreEvents.journalCorruptionDetected, [("path", path), ("offset", "0"), ("length", "0")])
     events.emit(
@@ -119,7 +119,7 @@ extension JournalOpener {
   ) throws(StoreError) {
     while let last = placed.last, last.end < last.segment.first, lowWater < last.segment.first {
       guard options.salvage else {
-        let path = Path.join(directory, last.segment.name)
+        let path = StorePath.join(directory, last.segment.name)
         throw refusal(
           StoreError(
             .corrupt,

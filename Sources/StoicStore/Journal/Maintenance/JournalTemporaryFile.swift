@@ -5,7 +5,7 @@ struct JournalTemporaryFile {
   let fileSystem: any FileSystem
   let directory: String
   let path: String
-  private let handle: FileHandle
+  private let handle: StoreFileHandle
   private var open = true
   /// Bytes written so far (the next write goes here).
   private(set) var end: UInt64 = 0

@@ -41,7 +41,7 @@ extension JournalOpener {
       case .refuse:
         if let marker, let unsealed, let previous {
           // @G: the seal had been made, so the end of the replaced segment was durable.
-          let path = Path.join(directory, previous.segment.name)
+          let path = StorePath.join(directory, previous.segment.name)
           throw refusal(
             StoreError(
               .corrupt,
@@ -63,7 +63,7 @@ extension JournalOpener {
       case .removeActive:
         // @F: power was lost before the replaced segment's seal; nothing in the active one
         // was durable.
-        let path = Path.join(directory, candidate.name)
+        let path = StorePath.join(directory, candidate.name)
         let dropped = try fileSystem.fileSize(path) ?? 0
         try fileSystem.remove(path)
         try fileSystem.syncDirectory(directory)
@@ -99,7 +99,7 @@ extension JournalOpener {
     _ segment: JournalCore.Sealed, scan: LogScan, report: inout JournalRecovery
   ) throws(StoreError) {
     guard scan.validEnd < scan.fileSize else { return }
-    let handle = try fileSystem.open(Path.join(directory, segment.name), .readWrite)
+    let handle = try fileSystem.open(StorePath.join(directory, segment.name), .readWrite)
     defer { try? fileSystem.close(handle) }
     if let damage = scan.damage {
       _ = try cutTornTail(handle, name: segment.name, scan: scan, damage: damage, report: &report)
@@ -121,7 +121,7 @@ extension JournalOpener {
   private func firstMarker(
     in segment: JournalCore.Sealed, previous: UInt64, peak: inout Int
   ) throws(StoreError) -> UInt64? {
-    let handle = try fileSystem.open(Path.join(directory, segment.name), .readOnly)
+    let handle = try fileSystem.open(StorePath.join(directory, segment.name), .readOnly)
     defer { try? fileSystem.close(handle) }
     var scanner = JournalSegmentScanner(
       fileSystem: fileSystem, handle: handle, fileSize: try fileSystem.size(handle),

@@ -8,6 +8,24 @@
 /// after a sync covering `[0, durableEnd)` returned, names the segment and its own offset, so a
 /// valid marker is proof that everything before `durableEnd` in that file had been durable.
 enum JournalFrame {
+  /// Where each field of a frame lies, from the frame's start.
+  enum Offset {
+    /// `length:u32`: the bytes after the CRC (sequence and payload, or a marker's body), with
+    /// ``JournalFrame/markerFlag`` set for a sync marker.
+    static let length = 0
+    /// `crc32c:u32` over the length bytes and the body.
+    static let checksum = 4
+    /// `sequence:u64`, where the body (and the checksummed bytes after the length) starts;
+    /// a marker's `durableSequence`.
+    static let sequence = 8
+    /// A marker's `durableEnd:u64`.
+    static let durableEnd = 16
+    /// A marker's `segmentFirst:u64`.
+    static let segmentFirst = 24
+    /// A marker's `position:u64`.
+    static let position = 32
+  }
+
   /// Bytes before the payload: length, crc, sequence.
   static let headerSize = 16
   /// Set in `length` for a sync marker.
@@ -15,7 +33,7 @@ enum JournalFrame {
   /// The marker's body length (sequence + three u64 fields).
   static let markerBodyLength: UInt32 = 32
   /// A whole marker frame.
-  static let markerSize = 8 + Int(markerBodyLength)
+  static let markerSize = Offset.sequence + Int(markerBodyLength)
 
   /// The largest sequence a valid frame may carry: far beyond any real journal, and low enough
   /// that arithmetic on sequences read from disk can never overflow.
@@ -57,14 +75,15 @@ enum JournalFrame {
     encode: (UnsafeMutableRawBufferPointer) -> Void
   ) {
     let length = UInt32(8 + payloadCount)
-    frame.storeBytes(of: length.littleEndian, toByteOffset: 0, as: UInt32.self)
-    frame.storeBytes(of: sequence.littleEndian, toByteOffset: 8, as: UInt64.self)
+    frame.storeLittleEndian(length, at: Offset.length)
+    frame.storeLittleEndian(sequence, at: Offset.sequence)
     encode(UnsafeMutableRawBufferPointer(rebasing: frame[headerSize..<(headerSize + payloadCount)]))
     let stored = UnsafeRawBufferPointer(frame)
     let crc = CRC32C.checksum(
-      UnsafeRawBufferPointer(rebasing: stored[8...]),
-      continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: stored[0..<4])))
-    frame.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
+      UnsafeRawBufferPointer(rebasing: stored[Offset.sequence...]),
+      continuing: CRC32C.checksum(
+        UnsafeRawBufferPointer(rebasing: stored[Offset.length..<Offset.checksum])))
+    frame.storeLittleEndian(crc, at: Offset.checksum)
   }
 
   /// A marker frame written at `position` of the segment starting at `segmentFirst`.
@@ -73,15 +92,16 @@ enum JournalFrame {
   ) -> [UInt8] {
     var buffer: [UInt8] = []
     buffer.reserveCapacity(markerSize)
-    appendLE(markerFlag | markerBodyLength, to: &buffer)
-    appendLE(UInt32(0), to: &buffer)
-    appendLE(durableSequence, to: &buffer)
-    appendLE(durableEnd, to: &buffer)
-    appendLE(segmentFirst, to: &buffer)
-    appendLE(position, to: &buffer)
+    buffer.appendLittleEndian(markerFlag | markerBodyLength)
+    buffer.appendLittleEndian(UInt32(0))
+    buffer.appendLittleEndian(durableSequence)
+    buffer.appendLittleEndian(durableEnd)
+    buffer.appendLittleEndian(segmentFirst)
+    buffer.appendLittleEndian(position)
     let crc = CRC32C.checksum(
-      buffer[8...].map { $0 }, continuing: CRC32C.checksum(buffer[0..<4].map { $0 }))
-    storeLE(crc, into: &buffer, at: 4)
+      Array(buffer[Offset.sequence...]),
+      continuing: CRC32C.checksum(Array(buffer[Offset.length..<Offset.checksum])))
+    buffer.storeLittleEndian(crc, at: Offset.checksum)
     return buffer
   }
 
@@ -107,8 +127,10 @@ enum JournalFrame {
     _ bytes: UnsafeRawBufferPointer, position: UInt64, available: UInt64,
     segmentFirst: UInt64, maxRecordSize: Int
   ) -> Decoded {
-    guard bytes.count >= 8, available >= 8 else { return .invalid }
-    let rawLength = loadLE32(bytes, 0)
+    guard bytes.count >= Offset.sequence, available >= UInt64(Offset.sequence) else {
+      return .invalid
+    }
+    let rawLength = bytes.loadLittleEndian(UInt32.self, at: Offset.length)
     let isMarker = rawLength & markerFlag != 0
     let length = Int(rawLength & ~markerFlag)
     if isMarker {
@@ -116,51 +138,25 @@ enum JournalFrame {
     } else {
       guard length >= 8, length - 8 <= maxRecordSize else { return .invalid }
     }
-    let size = 8 + length
+    let size = Offset.sequence + length
     guard UInt64(size) <= available else { return .invalid }
     guard bytes.count >= size else { return .needsMore(size: size) }
-    let stored = loadLE32(bytes, 4)
+    let stored = bytes.loadLittleEndian(UInt32.self, at: Offset.checksum)
     let crc = CRC32C.checksum(
-      UnsafeRawBufferPointer(rebasing: bytes[8..<size]),
-      continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<4])))
+      UnsafeRawBufferPointer(rebasing: bytes[Offset.sequence..<size]),
+      continuing: CRC32C.checksum(
+        UnsafeRawBufferPointer(rebasing: bytes[Offset.length..<Offset.checksum])))
     guard crc == stored else { return .invalid }
-    let sequence = loadLE64(bytes, 8)
+    let sequence = bytes.loadLittleEndian(UInt64.self, at: Offset.sequence)
     if isMarker {
-      let durableEnd = loadLE64(bytes, 16)
-      guard loadLE64(bytes, 24) == segmentFirst, loadLE64(bytes, 32) == position,
+      let durableEnd = bytes.loadLittleEndian(UInt64.self, at: Offset.durableEnd)
+      guard bytes.loadLittleEndian(UInt64.self, at: Offset.segmentFirst) == segmentFirst,
+        bytes.loadLittleEndian(UInt64.self, at: Offset.position) == position,
         durableEnd <= position
       else { return .invalid }
       return .marker(durableSequence: sequence, durableEnd: durableEnd)
     }
     guard sequence >= max(segmentFirst, 1), sequence <= maximumSequence else { return .invalid }
     return .record(sequence: sequence, size: size)
-  }
-
-  static func appendLE(_ value: UInt32, to buffer: inout [UInt8]) {
-    buffer.appendLittleEndian(value)
-  }
-
-  static func appendLE(_ value: UInt64, to buffer: inout [UInt8]) {
-    buffer.appendLittleEndian(value)
-  }
-
-  static func storeLE(_ value: UInt32, into buffer: inout [UInt8], at index: Int) {
-    for byte in 0..<4 { buffer[index + byte] = UInt8(truncatingIfNeeded: value >> (8 * byte)) }
-  }
-
-  static func loadLE32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
-    UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-  }
-
-  static func loadLE64(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {
-    UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-  }
-
-  static func loadLE32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-    bytes.withUnsafeBytes { loadLE32($0, offset) }
-  }
-
-  static func loadLE64(_ bytes: [UInt8], _ offset: Int) -> UInt64 {
-    bytes.withUnsafeBytes { loadLE64($0, offset) }
   }
 }

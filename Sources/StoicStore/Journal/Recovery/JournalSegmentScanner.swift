@@ -193,7 +193,7 @@ struct JournalSegmentScanner {
     var position = damage + 1
     while position + UInt64(JournalFrame.markerSize) <= reader.fileSize {
       let index = try reader.load(at: position, count: JournalFrame.markerSize)
-      let candidate = reader.buffer.withUnsafeBytes { JournalFrame.loadLE32($0, index) }
+      let candidate = reader.buffer.withUnsafeBytes { $0.loadLittleEndian(UInt32.self, at: index) }
       if candidate == markerHeader,
         case .marker(_, let durableEnd) = try decode(at: position)
       {

@@ -28,7 +28,7 @@ struct JournalOpener {
         path: directory)
     }
     try fileSystem.createDirectoryDurably(directory)
-    let lockPath = Path.join(directory, JournalFileNames.lock)
+    let lockPath = StorePath.join(directory, JournalFileNames.lock)
     let lockHandle = try fileSystem.open(lockPath, .createOrOpen)
     do throws(StoreError) {
       try fileSystem.lock(lockHandle)
@@ -69,7 +69,7 @@ struct JournalOpener {
     var directoryChanged = false
     let names = try fileSystem.list(directory)
     for name in names where name.hasSuffix(JournalFileNames.temporarySuffix) {
-      try fileSystem.remove(Path.join(directory, name))
+      try fileSystem.remove(StorePath.join(directory, name))
       directoryChanged = true
     }
     var checkpoint = try readCheckpoint(names: names, changed: &directoryChanged)
@@ -77,7 +77,7 @@ struct JournalOpener {
     // Finish an interrupted drop: sealed segments wholly at or below the low-water mark.
     let lowWaterAtOpen = checkpoint?.lowWater ?? 0
     while segments.count > 1, segments[1].first - 1 <= lowWaterAtOpen {
-      try fileSystem.remove(Path.join(directory, segments[0].name))
+      try fileSystem.remove(StorePath.join(directory, segments[0].name))
       segments.removeFirst()
       report.removedCoveredSegments += 1
       directoryChanged = true
@@ -165,7 +165,7 @@ struct JournalOpener {
       report.records += scan.records
       var end = scan.validEnd
       marked = scan.endsDurablyMarked
-      let handle = try fileSystem.open(Path.join(directory, name), .readWrite)
+      let handle = try fileSystem.open(StorePath.join(directory, name), .readWrite)
       do throws(StoreError) {
         if let damage = scan.damage {
           end = try cutTornTail(handle, name: name, scan: scan, damage: damage, report: &report)
@@ -191,7 +191,7 @@ struct JournalOpener {
         throw error
       }
       core.active = JournalCore.Active(
-        first: first, name: name, path: Path.join(directory, name), handle: handle, end: end,
+        first: first, name: name, path: StorePath.join(directory, name), handle: handle, end: end,
         syncedEnd: end)
       lastSequence = max(scan.lastSequence, lowWater)
     } else if lastSequence < JournalFrame.maximumSequence {
@@ -200,7 +200,7 @@ struct JournalOpener {
       let name = JournalFileNames.segment(first: first, kind: .log)
       assert(
         placed.allSatisfy { $0.segment.first < first }, "the new active segment's name is taken")
-      let handle = try fileSystem.open(Path.join(directory, name), .createExclusive)
+      let handle = try fileSystem.open(StorePath.join(directory, name), .createExclusive)
       do throws(StoreError) {
         try fileSystem.sync(handle)
         if !options.mutations.contains(.noDirectorySyncOnCreate) {
@@ -211,7 +211,7 @@ struct JournalOpener {
         throw error
       }
       core.active = JournalCore.Active(
-        first: first, name: name, path: Path.join(directory, name), handle: handle, end: 0,
+        first: first, name: name, path: StorePath.join(directory, name), handle: handle, end: 0,
         syncedEnd: 0)
     }
     // @O: otherwise every sequence is used: the journal opens for reading, and appends are
@@ -228,7 +228,7 @@ struct JournalOpener {
   /// Cuts the torn tail at `damage.offset` (truncate, then sync), or with the
   /// `noTailTruncation` mutation leaves it and continues after it. Returns the new end.
   func cutTornTail(
-    _ handle: FileHandle, name: String, scan: LogScan,
+    _ handle: StoreFileHandle, name: String, scan: LogScan,
     damage: (offset: UInt64, length: UInt64, durable: Bool), report: inout JournalRecovery
   ) throws(StoreError) -> UInt64 {
     if options.mutations.contains(.noTailTruncation) { return scan.fileSize }
@@ -236,7 +236,7 @@ struct JournalOpener {
     try fileSystem.sync(handle)
     let dropped = scan.fileSize - damage.offset
     report.truncatedBytes += dropped
-    reportCut(path: Path.join(directory, name), validBytes: damage.offset, dropped: dropped)
+    reportCut(path: StorePath.join(directory, name), validBytes: damage.offset, dropped: dropped)
     return damage.offset
   }
 
@@ -246,7 +246,7 @@ struct JournalOpener {
     -> JournalCheckpoint?
   {
     guard names.contains(JournalFileNames.checkpoint) else { return nil }
-    let path = Path.join(directory, JournalFileNames.checkpoint)
+    let path = StorePath.join(directory, JournalFileNames.checkpoint)
     guard let bytes = try fileSystem.readWholeFile(path) else { return nil }
     do throws(StoreError) {
       return try JournalCheckpoint.decode(bytes, path: path)
@@ -306,7 +306,7 @@ struct JournalOpener {
           (zstHolds.lastSequence, zstHolds.records) >= logHolds
         {
           if (zstHolds.lastSequence, zstHolds.records) == logHolds, logScan.damage == nil {
-            try fileSystem.remove(Path.join(directory, log))  // @K
+            try fileSystem.remove(StorePath.join(directory, log))  // @K
           } else {
             try quarantine(logSegment, report: &report)  // @L
           }
@@ -331,7 +331,7 @@ struct JournalOpener {
   func quarantine(_ segment: JournalCore.Sealed, report: inout JournalRecovery)
     throws(StoreError) -> (aside: String, size: UInt64)
   {
-    let path = Path.join(directory, segment.name)
+    let path = StorePath.join(directory, segment.name)
     let size = try fileSystem.fileSize(path) ?? 0
     let aside = try quarantinePath(of: segment.name, offset: 0)
     try fileSystem.rename(path, to: aside)
@@ -346,7 +346,7 @@ struct JournalOpener {
   private func readAllCompressed(_ segment: JournalCore.Sealed) throws(StoreError) -> (
     lastSequence: UInt64, peak: Int, records: Int
   ) {
-    let path = Path.join(directory, segment.name)
+    let path = StorePath.join(directory, segment.name)
     let handle = try fileSystem.open(path, .readOnly)
     defer { try? fileSystem.close(handle) }
     var reader = JournalCompressedReader(
@@ -366,7 +366,7 @@ struct JournalOpener {
   private func checkCompressedEnds(_ segment: JournalCore.Sealed) throws(StoreError) -> (
     lastSequence: UInt64, peak: Int, records: Int
   ) {
-    let path = Path.join(directory, segment.name)
+    let path = StorePath.join(directory, segment.name)
     func corrupt(_ why: String, at offset: UInt64) -> StoreError {
       StoreError(
         .corrupt, "compressed journal segment is damaged at offset \(offset): \(why)",
@@ -376,39 +376,21 @@ struct JournalOpener {
     defer { try? fileSystem.close(handle) }
     let size = try fileSystem.size(handle)
     let headerSize = JournalCompressedSegment.headerSize
-    let trailerSize = JournalCompressedSegment.blockHeaderSize + 16
+    let trailerSize = JournalCompressedSegment.trailerSize
     guard size >= UInt64(headerSize + trailerSize) else {
       throw corrupt("the segment ends without its trailer", at: 0)
     }
     let header = try fileSystem.read(handle, count: headerSize, at: 0)
-    guard header.count == headerSize,
-      Array(header[0..<4]) == JournalCompressedSegment.magic,
-      CRC32C.checksum(Array(header[0..<16])) == JournalFrame.loadLE32(header, 16)
-    else { throw corrupt("bad segment header", at: 0) }
-    guard header[4] == JournalCompressedSegment.version else {
-      throw corrupt(
-        "unsupported format version \(header[4]) (this reader reads version "
-          + "\(JournalCompressedSegment.version))", at: 4)
-    }
-    guard JournalFrame.loadLE64(header, 8) == segment.first else {
-      throw corrupt("the header names another segment", at: 8)
-    }
     let trailerOffset = size - UInt64(trailerSize)
-    let trailer = try fileSystem.read(handle, count: trailerSize, at: trailerOffset)
-    let blockHeader = JournalCompressedSegment.blockHeaderSize
-    guard trailer.count == trailerSize,
-      trailer[0] == JournalCompressedSegment.kindTrailer,
-      JournalFrame.loadLE32(trailer, 4) == 16, JournalFrame.loadLE32(trailer, 8) == 16,
-      CRC32C.checksum(
-        Array(trailer[blockHeader...]), continuing: CRC32C.checksum(Array(trailer[0..<12])))
-        == JournalFrame.loadLE32(trailer, 12)
-    else { throw corrupt("trailer checksum mismatch", at: trailerOffset) }
-    let records = JournalFrame.loadLE64(trailer, blockHeader)
-    let lastSequence = JournalFrame.loadLE64(trailer, blockHeader + 8)
-    guard records <= UInt64(Int.max), lastSequence <= JournalFrame.maximumSequence else {
-      throw corrupt("trailer values out of range", at: trailerOffset)
+    let trailerBytes = try fileSystem.read(handle, count: trailerSize, at: trailerOffset)
+    let trailer: JournalCompressedSegment.Trailer
+    do throws(JournalCompressedSegment.Damage) {
+      try JournalCompressedSegment.checkHeader(header, segmentFirst: segment.first)
+      trailer = try JournalCompressedSegment.decodeTrailerBlock(trailerBytes, at: trailerOffset)
+    } catch {
+      throw corrupt(error.reason, at: error.offset)
     }
-    return (lastSequence, headerSize + trailerSize, Int(records))
+    return (trailer.lastSequence, headerSize + trailerSize, Int(trailer.records))
   }
 
   /// Checks a compressed segment's header and trailer; a damaged one is refused, or set aside
@@ -420,7 +402,7 @@ struct JournalOpener {
     do throws(StoreError) {
       let outcome = try checkCompressedEnds(segment)
       guard outcome.records == 0 || outcome.lastSequence >= segment.first else {
-        let path = Path.join(directory, segment.name)
+        let path = StorePath.join(directory, segment.name)
         throw StoreError(
           .corrupt, "compressed segment trailer claims sequences before the segment",
           path: path, cause: JournalDamage(path: path, offset: 0, length: 0))
@@ -438,7 +420,7 @@ struct JournalOpener {
   /// A quarantine path for damaged bytes of `name` at `offset` that no earlier quarantine
   /// uses: quarantined data is never replaced or deleted.
   func quarantinePath(of name: String, offset: UInt64) throws(StoreError) -> String {
-    let base = Path.join(directory, JournalFileNames.quarantine(of: name, offset: offset))
+    let base = StorePath.join(directory, JournalFileNames.quarantine(of: name, offset: offset))
     var candidate = base
     var number = 1
     while try fileSystem.exists(candidate) {

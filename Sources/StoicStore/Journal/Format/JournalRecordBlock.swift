@@ -100,8 +100,8 @@ enum JournalRecordBlock {
     var prefix = 0
     var differs = false
     while prefix + 8 <= prefixLimit {
-      let a = UInt64(littleEndian: current.loadUnaligned(fromByteOffset: prefix, as: UInt64.self))
-      let b = UInt64(littleEndian: previous.loadUnaligned(fromByteOffset: prefix, as: UInt64.self))
+      let a = current.loadLittleEndian(UInt64.self, at: prefix)
+      let b = previous.loadLittleEndian(UInt64.self, at: prefix)
       if a != b {
         prefix += (a ^ b).trailingZeroBitCount / 8
         differs = true
@@ -116,12 +116,8 @@ enum JournalRecordBlock {
     var suffix = 0
     differs = false
     while suffix + 8 <= suffixLimit {
-      let a = UInt64(
-        littleEndian: current.loadUnaligned(
-          fromByteOffset: current.count - suffix - 8, as: UInt64.self))
-      let b = UInt64(
-        littleEndian: previous.loadUnaligned(
-          fromByteOffset: previous.count - suffix - 8, as: UInt64.self))
+      let a = current.loadLittleEndian(UInt64.self, at: current.count - suffix - 8)
+      let b = previous.loadLittleEndian(UInt64.self, at: previous.count - suffix - 8)
       if a != b {
         suffix += (a ^ b).leadingZeroBitCount / 8
         differs = true
@@ -152,8 +148,8 @@ enum JournalRecordBlock {
     payloads: inout [UInt8], ends: inout [Int], columns: inout [Int]
   ) -> (first: UInt64, count: Int)? {
     guard raw.count >= headerSize else { return nil }
-    let first = JournalFrame.loadLE64(raw, 0)
-    let count = Int(JournalFrame.loadLE32(raw, 8))
+    let first = raw.loadLittleEndian(UInt64.self, at: 0)
+    let count = Int(raw.loadLittleEndian(UInt32.self, at: 8))
     let widths = [Int(raw[12]), Int(raw[13]), Int(raw[14])]
     guard count >= 1, count <= maximumRecords, widths.allSatisfy({ $0 <= 4 }), raw[15] == 0
     else { return nil }

@@ -67,6 +67,17 @@ struct JournalCompressedReader {
       path: path, cause: JournalDamage(path: path, offset: position, length: 0))
   }
 
+  /// Runs a decoder of the segment's format, turning its refusal into this reader's error.
+  private func decoding<T>(_ decode: () throws(JournalCompressedSegment.Damage) -> T)
+    throws(StoreError) -> T
+  {
+    do throws(JournalCompressedSegment.Damage) {
+      return try decode()
+    } catch {
+      throw corrupt(error.reason, at: error.offset)
+    }
+  }
+
   /// The next record, or `nil` after the trailer.
   /// - Throws: ``StoreError/Code/corrupt`` for any block that fails to check.
   mutating func next() throws(StoreError) -> JournalRecord? {
@@ -206,17 +217,8 @@ struct JournalCompressedReader {
 
   private mutating func readHeader() throws(StoreError) {
     let header = try reader.bytes(at: 0, count: JournalCompressedSegment.headerSize)
-    guard header.count == JournalCompressedSegment.headerSize,
-      Array(header[0..<4]) == JournalCompressedSegment.magic,
-      CRC32C.checksum(Array(header[0..<16])) == JournalFrame.loadLE32(header, 16)
-    else { throw corrupt("bad segment header", at: 0) }
-    guard header[4] == JournalCompressedSegment.version else {
-      throw corrupt(
-        "unsupported format version \(header[4]) (this reader reads version "
-          + "\(JournalCompressedSegment.version))", at: 4)
-    }
-    guard JournalFrame.loadLE64(header, 8) == segmentFirst else {
-      throw corrupt("the header names another segment", at: 8)
+    try decoding { () throws(JournalCompressedSegment.Damage) in
+      try JournalCompressedSegment.checkHeader(header, segmentFirst: segmentFirst)
     }
     offset = UInt64(JournalCompressedSegment.headerSize)
   }
@@ -230,41 +232,43 @@ struct JournalCompressedReader {
       throw corrupt("the segment ends without its trailer", at: offset)
     }
     try reader.read(at: offset, count: headerSize, into: &blockHeader)
-    let header = blockHeader
-    guard header.count == headerSize else {
-      throw corrupt("the segment ends without its trailer", at: offset)
+    let header = try decoding {
+      [blockHeader, offset, blockLimit] () throws(JournalCompressedSegment.Damage) in
+      try JournalCompressedSegment.decodeBlockHeader(blockHeader, at: offset, limit: blockLimit)
     }
-    let kind = header[0]
-    let rawLength = Int(JournalFrame.loadLE32(header, 4))
-    let storedLength = Int(JournalFrame.loadLE32(header, 8))
-    guard header[1] == 0, header[2] == 0, header[3] == 0, rawLength <= blockLimit,
-      storedLength <= blockLimit, offset + UInt64(headerSize + storedLength) <= reader.fileSize
-    else { throw corrupt("block lengths are out of range", at: offset) }
-    try reader.read(at: offset + UInt64(headerSize), count: storedLength, into: &block.stored)
-    let crc = CRC32C.checksum(block.stored, continuing: CRC32C.checksum(Array(header[0..<12])))
-    guard block.stored.count == storedLength, crc == JournalFrame.loadLE32(header, 12) else {
-      throw corrupt("block checksum mismatch", at: offset)
+    guard offset + UInt64(headerSize + header.storedLength) <= reader.fileSize else {
+      throw corrupt("block lengths are out of range", at: offset)
     }
+    try reader.read(
+      at: offset + UInt64(headerSize), count: header.storedLength, into: &block.stored)
+    guard block.stored.count == header.storedLength,
+      JournalCompressedSegment.blockChecksum(header: blockHeader, stored: block.stored)
+        == header.checksum
+    else { throw corrupt("block checksum mismatch", at: offset) }
     let position = offset
-    offset += UInt64(headerSize + storedLength)
-    block.kind = kind
-    block.rawLength = rawLength
+    offset += UInt64(headerSize + header.storedLength)
+    block.kind = header.kind
+    block.rawLength = header.rawLength
     block.position = position
-    switch kind {
+    switch header.kind {
     case JournalCompressedSegment.kindRaw:
-      guard rawLength == storedLength else { throw corrupt("raw block length", at: position) }
+      guard header.rawLength == header.storedLength else {
+        throw corrupt("raw block length", at: position)
+      }
       return .data
     case JournalCompressedSegment.kindZstd:
       return .data
     case JournalCompressedSegment.kindTrailer:
-      guard storedLength == 16, rawLength == 16, offset == reader.fileSize else {
+      guard header.hasTrailerLengths, offset == reader.fileSize else {
         throw corrupt("trailer does not match the blocks", at: position)
       }
+      let trailer = try decoding { () throws(JournalCompressedSegment.Damage) in
+        try JournalCompressedSegment.decodeTrailer(block.stored, at: position)
+      }
       return .trailer(
-        records: JournalFrame.loadLE64(block.stored, 0),
-        lastSequence: JournalFrame.loadLE64(block.stored, 8), position: position)
+        records: trailer.records, lastSequence: trailer.lastSequence, position: position)
     default:
-      throw corrupt("unknown block kind \(kind)", at: position)
+      throw corrupt("unknown block kind \(header.kind)", at: position)
     }
   }
 }

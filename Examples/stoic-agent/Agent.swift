@@ -39,7 +39,7 @@ struct Agent {
     written = spool.metrics.counter(label: "agent.records_written")
     sizes = spool.metrics.histogram(label: "agent.record_bytes")
     state = AtomicFile(
-      path: Path.join(spool.directory, "agent.next"), fileSystem: PosixFileSystem())
+      path: StorePath.join(spool.directory, "agent.next"), fileSystem: PosixFileSystem())
   }
 
   /// The next `seq` to write: the one recorded before the last drain, or one past the highest

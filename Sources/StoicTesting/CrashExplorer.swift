@@ -43,7 +43,7 @@
 ///   try disk.write(handle, Array(text.utf8), at: 0)
 ///   try disk.sync(handle)
 ///   try disk.rename(temporary, to: path)
-///   try disk.syncDirectory(Path.directory(of: path))
+///   try disk.syncDirectory(StorePath.directory(of: path))
 /// }
 ///
 /// @Test func saveSurvivesEveryCrash() {

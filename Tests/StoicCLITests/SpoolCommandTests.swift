@@ -60,7 +60,7 @@ import Testing
       let verify = try StoicProcess.run(["verify", root])
       #expect(verify.status == 1, "\(verify)")
       #expect(verify.output.contains("DAMAGE"), "\(verify)")
-      #expect(verify.output.contains(Path.name(of: sealed)), "\(verify)")
+      #expect(verify.output.contains(StorePath.name(of: sealed)), "\(verify)")
       let compact = try StoicProcess.run(["compact", root])
       #expect(compact.status == 1, "\(compact)")
       #expect(try StoreFixtures.fingerprint(root) == before, "verify or compact wrote")

@@ -49,7 +49,7 @@ enum EndToEnd {
       && spool.metrics.lowWaterMark == spool.metrics.lastSequence
     // The forwarding outbox, read while the spool (whose lock keeps any agent out) is open.
     let outbox = try await Outbox.open(
-      directory: Path.join(directory, Forwarder.outboxFolder), fileSystem: PosixFileSystem(),
+      directory: StorePath.join(directory, Forwarder.outboxFolder), fileSystem: PosixFileSystem(),
       codec: SpoolRangeFormat.codec)
     let pending = await outbox.pending.count
     let parked = await outbox.parked

@@ -182,8 +182,8 @@ struct ForwarderTests {
     #expect(first.haltedBecause != nil)
     try await forwarder.close()
     // The outbox's whole folder is gone: every entry with it.
-    for name in try disk.list(Path.join(Fixture.root, Forwarder.outboxFolder)) {
-      try disk.remove(Path.join(Path.join(Fixture.root, Forwarder.outboxFolder), name))
+    for name in try disk.list(StorePath.join(Fixture.root, Forwarder.outboxFolder)) {
+      try disk.remove(StorePath.join(StorePath.join(Fixture.root, Forwarder.outboxFolder), name))
     }
     forwarder = try await Fixture.open(spool, receiver, disk: disk)
     try await forwarder.drain()

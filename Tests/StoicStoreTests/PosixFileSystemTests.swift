@@ -306,7 +306,7 @@ struct PosixFileSystemTests {
   @Test("a lock released within the retry window is taken; one held past it is refused")
   func lockWaitsAMomentForAForkedHolder() throws {
     try PosixScratchDirectory.with { directory in
-      let path = Path.join(directory, "LOCK")
+      let path = StorePath.join(directory, "LOCK")
       let holder = try fs.open(path, .createOrOpen)
       let opener = try fs.open(path, .createOrOpen)
       defer { try? fs.close(opener) }

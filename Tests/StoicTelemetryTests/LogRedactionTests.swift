@@ -28,7 +28,7 @@ struct LogRedactionTests {
   {
     var files: [[UInt8]] = []
     for name in try disk.list(directory) {
-      let path = Path.join(directory, name)
+      let path = StorePath.join(directory, name)
       if let bytes = disk.contents(path) {
         files.append(bytes)
       } else {

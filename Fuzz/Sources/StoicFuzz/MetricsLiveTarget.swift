@@ -129,7 +129,7 @@ enum MetricsLiveTarget {
 
   static func check(_ image: [UInt8]) {
     let disk = SimulatedFileSystem()
-    let path = Path.join(directory, MetricsLiveExtent.name(0))
+    let path = StorePath.join(directory, MetricsLiveExtent.name(0))
     disk.setDurableContents(path, image)
     let boot = Array(image[MetricsLiveFormat.bootOffset..<(MetricsLiveFormat.bootOffset + 16)])
     let (file, first, opening) = open(disk, boot: boot)
@@ -138,7 +138,7 @@ enum MetricsLiveTarget {
       FuzzCheck.require(first.isEmpty, "a rebuild from no samples made series")
       let names = (try? disk.list(directory)) ?? []
       FuzzCheck.require(
-        names.contains { disk.contents(Path.join(directory, $0)) == image },
+        names.contains { disk.contents(StorePath.join(directory, $0)) == image },
         "a live file that was not adopted is gone: \(names)")
       return
     }

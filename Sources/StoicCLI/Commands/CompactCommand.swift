@@ -39,7 +39,7 @@ enum CompactCommand: StoicCommand {
           + "atomic file")
     }
     let isSpool = location.kind == .spool
-    let lockFile = Path.join(location.path, isSpool ? "spool.lock" : JournalFileNames.lock)
+    let lockFile = StorePath.join(location.path, isSpool ? "spool.lock" : JournalFileNames.lock)
     let holder = LockHolder.probe(lockFile: lockFile, pidFile: isSpool ? lockFile : nil)
     if holder.isHeld { throw heldFailure(location, holder) }
     let examination = await StoreExamination.run(
@@ -126,7 +126,7 @@ enum CompactCommand: StoicCommand {
     throws(StoreError)
   {
     let journal = try Journal.open(
-      directory: Path.join(root, "logs"), fileSystem: PosixFileSystem(),
+      directory: StorePath.join(root, "logs"), fileSystem: PosixFileSystem(),
       options: LogQuery.readingOptions(maxRecordSize: maxRecordSize))
     defer { try? journal.close() }
     let store = SegmentSummaryStore(directory: SegmentSummaryStore.directory(ofSpool: root))

@@ -66,7 +66,7 @@ enum DrainCommand: StoicCommand {
     } catch {
       throw UsageError(error.message, command: "drain")
     }
-    guard (try? PosixFileSystem().fileSize(Path.join(directory, "spool.id"))) ?? nil != nil
+    guard (try? PosixFileSystem().fileSize(StorePath.join(directory, "spool.id"))) ?? nil != nil
     else {
       throw CommandFailure(.noStore, "\(directory): not a telemetry spool (no spool.id)")
     }

@@ -44,8 +44,8 @@ struct ForwardingDemo {
   /// - Throws: ``StoreError`` from the spool or the forwarder's outbox, ``CollectorError`` from
   ///   the collector, ``ForwardingError`` from the exporter's configuration.
   func run() async throws -> Outcome {
-    let spoolDirectory = Path.join(directory, "spool")
-    let collectorDirectory = Path.join(directory, "collector")
+    let spoolDirectory = StorePath.join(directory, "spool")
+    let collectorDirectory = StorePath.join(directory, "collector")
     say("Stoic demo: logs and metrics forwarded exactly once through an outage, a crash and a")
     say("lost answer")
     say("  spool:     \(spoolDirectory)")

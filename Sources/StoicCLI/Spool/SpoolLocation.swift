@@ -31,7 +31,7 @@ struct SpoolLocation: Sendable, Hashable {
       throw CommandFailure(.unreadable, "\(given): \(error)")
     }
     if isSpoolRoot(path) {
-      return SpoolLocation(given: given, root: path, logs: Path.join(path, "logs"))
+      return SpoolLocation(given: given, root: path, logs: StorePath.join(path, "logs"))
     }
     guard isJournal(path) else {
       throw CommandFailure(
@@ -39,8 +39,8 @@ struct SpoolLocation: Sendable, Hashable {
         "\(given): not a telemetry spool (no logs/, spool.lock or spool.id in it) nor a log "
           + "journal")
     }
-    let parent = Path.directory(of: path)
-    let root = Path.name(of: path) == "logs" && isSpoolRoot(parent) ? parent : nil
+    let parent = StorePath.directory(of: path)
+    let root = StorePath.name(of: path) == "logs" && isSpoolRoot(parent) ? parent : nil
     return SpoolLocation(given: given, root: root, logs: path)
   }
 

@@ -52,26 +52,26 @@ final class SpoolExamination {
       // Read as the library reads it, over the overlay: what a read would quarantine stays
       // in memory.
       let identityFile = AtomicFile(
-        path: Path.join(root, "spool.id"), fileSystem: OverlayFileSystem())
+        path: StorePath.join(root, "spool.id"), fileSystem: OverlayFileSystem())
       if let read = try? identityFile.read() {
         examination.identity =
           SpoolIdentity(
             hex: String(decoding: read.bytes, as: UTF8.self).prefix(32))?.hex
       }
       let drops = try SpoolDropCounters.readStored(
-        path: Path.join(root, "drops"), fileSystem: disk)
+        path: StorePath.join(root, "drops"), fileSystem: disk)
       examination.drops = drops
       switch drops {
       case .damaged(let why):
         examination.findings.append(
           Finding(
-            .warning, .recovery, file: Path.join(root, "drops"),
+            .warning, .recovery, file: StorePath.join(root, "drops"),
             "the drop counters do not read (\(why)): the next open sets the file aside and "
               + "counts from zero"))
       case .newerVersion(let version):
         examination.findings.append(
           Finding(
-            .warning, .recovery, file: Path.join(root, "drops"),
+            .warning, .recovery, file: StorePath.join(root, "drops"),
             "the drop counters were written by a newer build (version \(version))"))
       case .counts, .missing: break
       }
@@ -82,7 +82,7 @@ final class SpoolExamination {
       examination.failure = error
     }
     for (name, path) in journals {
-      let directory = Path.join(root, path)
+      let directory = StorePath.join(root, path)
       guard (try? FileStatus.of(directory)) != nil else { continue }
       let location = StoreLocation(path: directory, given: directory, kind: .journal, forced: true)
       let journal = await StoreExamination.run(
@@ -98,7 +98,7 @@ final class SpoolExamination {
   /// Reads the log records' times (from their headers): the earliest and latest of all, and
   /// of each segment, set on the log journal's segments.
   func readLogTimes(maxRecordSize: Int) {
-    let directory = Path.join(root, "logs")
+    let directory = StorePath.join(root, "logs")
     guard let index = examinedJournals.firstIndex(where: { $0.0 == "logs" }),
       var journal = examinedJournals[index].1.journal,
       let opened = try? SpoolReader.open(directory, maxRecordSize: maxRecordSize)

@@ -35,7 +35,7 @@ struct StoreExamination {
     var examination = StoreExamination(location: location)
     switch location.kind {
     case .spool:
-      let lockFile = Path.join(location.path, "spool.lock")
+      let lockFile = StorePath.join(location.path, "spool.lock")
       examination.lock = LockHolder.probe(lockFile: lockFile, pidFile: lockFile)
       examination.spool = await SpoolExamination.run(
         root: location.path, maxRecordSize: maxRecordSize, permissions: permissions,

@@ -106,7 +106,7 @@ public actor Forwarder {
     fileSystem: any FileSystem = PosixFileSystem(), events: EventSink = .discard
   ) async throws(StoreError) -> Forwarder {
     let outbox = try await Outbox.open(
-      directory: Path.join(spool.directory, outboxFolder), fileSystem: fileSystem,
+      directory: StorePath.join(spool.directory, outboxFolder), fileSystem: fileSystem,
       codec: SpoolRangeFormat.codec, options: options.outbox, events: events)
     let forwarder = Forwarder(
       spool: spool, outbox: outbox, exporter: exporter, options: options, events: events)

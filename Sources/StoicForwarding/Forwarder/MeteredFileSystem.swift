@@ -40,23 +40,23 @@ public final class MeteredFileSystem: FileSystem {
 
   /// Passes the call to ``base``.
   public func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions)
-    throws(StoreError) -> FileHandle
+    throws(StoreError) -> StoreFileHandle
   {
     try base.open(path, mode, permissions: permissions)
   }
 
   /// Passes the call to ``base``.
-  public func close(_ handle: FileHandle) throws(StoreError) { try base.close(handle) }
+  public func close(_ handle: StoreFileHandle) throws(StoreError) { try base.close(handle) }
 
   /// Passes the call to ``base``.
   public func read(
-    _ handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
+    _ handle: StoreFileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
   ) throws(StoreError) -> Int {
     try base.read(handle, into: buffer, at: offset)
   }
 
   /// Passes the call to ``base``. Counts the bytes.
-  public func write(_ handle: FileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
+  public func write(_ handle: StoreFileHandle, _ bytes: UnsafeRawBufferPointer, at offset: UInt64)
     throws(StoreError)
   {
     try base.write(handle, bytes, at: offset)
@@ -64,24 +64,24 @@ public final class MeteredFileSystem: FileSystem {
   }
 
   /// Passes the call to ``base``. Its writes are counted.
-  public func map(_ handle: FileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
+  public func map(_ handle: StoreFileHandle, length: UInt64) throws(StoreError) -> any FileMapping {
     MeteredFileMapping(try base.map(handle, length: length), meter: self)
   }
 
   /// Passes the call to ``base``.
-  public func mapMemory(_ handle: FileHandle, length: UInt64) throws(StoreError)
+  public func mapMemory(_ handle: StoreFileHandle, length: UInt64) throws(StoreError)
     -> any MemoryMapping
   {
     try base.mapMemory(handle, length: length)
   }
 
   /// Passes the call to ``base``.
-  public func truncate(_ handle: FileHandle, to size: UInt64) throws(StoreError) {
+  public func truncate(_ handle: StoreFileHandle, to size: UInt64) throws(StoreError) {
     try base.truncate(handle, to: size)
   }
 
   /// Passes the call to ``base``. Counts the sync.
-  public func sync(_ handle: FileHandle) throws(StoreError) {
+  public func sync(_ handle: StoreFileHandle) throws(StoreError) {
     try base.sync(handle)
     count { $0.syncs += 1 }
   }
@@ -106,7 +106,7 @@ public final class MeteredFileSystem: FileSystem {
   }
 
   /// Passes the call to ``base``.
-  public func size(_ handle: FileHandle) throws(StoreError) -> UInt64 { try base.size(handle) }
+  public func size(_ handle: StoreFileHandle) throws(StoreError) -> UInt64 { try base.size(handle) }
 
   /// Passes the call to ``base``.
   public func fileSize(_ path: String) throws(StoreError) -> UInt64? { try base.fileSize(path) }
@@ -122,7 +122,7 @@ public final class MeteredFileSystem: FileSystem {
   }
 
   /// Passes the call to ``base``.
-  public func lock(_ handle: FileHandle) throws(StoreError) { try base.lock(handle) }
+  public func lock(_ handle: StoreFileHandle) throws(StoreError) { try base.lock(handle) }
 }
 
 /// A mapping of a ``MeteredFileSystem`` that counts the bytes written through it.

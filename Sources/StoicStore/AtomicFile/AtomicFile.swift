@@ -67,7 +67,7 @@ public struct AtomicFile: Sendable {
   ///   system call's error.
   public func write(_ bytes: [UInt8], validate: (([UInt8]) -> Bool)? = nil) throws(StoreError) {
     let stored = options.envelope ? AtomicFile.envelope(bytes) : bytes
-    let directory = Path.directory(of: path)
+    let directory = StorePath.directory(of: path)
     if try !fileSystem.exists(directory) {
       // The first write makes the directory, and every missing level above it, durably.
       try fileSystem.createDirectoryDurably(

@@ -6,7 +6,7 @@
 
 /// A POSIX error number, as a value with names for the ones the store classifies.
 ///
-/// Modelled on swift-system's `Errno`: a struct rather than an enum, so that every value the
+/// Modelled on swift-system's `StoreErrno`: a struct rather than an enum, so that every value the
 /// kernel can return is representable, and the named constants read well at the call site.
 public struct StoreErrno: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
   /// The raw `errno` value.

@@ -133,7 +133,7 @@ extension LogQuery {
     progress: ((LogQueryStatistics) -> Void)? = nil, _ body: (LogRecord) -> Bool
   ) throws(StoreError) -> LogQueryStatistics {
     let journal = try Journal.open(
-      directory: Path.join(root, "logs"), fileSystem: fileSystem,
+      directory: StorePath.join(root, "logs"), fileSystem: fileSystem,
       options: Self.readingOptions(maxRecordSize: maxRecordSize))
     defer { try? journal.close() }
     return try run(on: journal, summaries: summaries, progress: progress, body)

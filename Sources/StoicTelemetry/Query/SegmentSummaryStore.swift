@@ -26,7 +26,7 @@ public struct SegmentSummaryStore: Sendable {
 
   /// The directory of a telemetry spool's summaries: `<root>/summaries`.
   public static func directory(ofSpool root: String) -> String {
-    Path.join(root, "summaries")
+    StorePath.join(root, "summaries")
   }
 
   /// Summaries in `directory` (created when the first is written).
@@ -61,7 +61,7 @@ public struct SegmentSummaryStore: Sendable {
   /// The path of the summary of the segment starting at `first`.
   public func path(first: UInt64) -> String {
     let hex = String(first, radix: 16)
-    return Path.join(
+    return StorePath.join(
       directory,
       "segment-" + String(repeating: "0", count: max(0, 16 - hex.count)) + hex
         + ".summary")

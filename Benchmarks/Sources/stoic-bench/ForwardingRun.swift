@@ -1,0 +1,89 @@
+import StoicCollector
+import StoicForwarding
+import StoicStore
+import StoicTelemetry
+
+/// One end-to-end forwarding run: a telemetry spool filled with log records (untimed), the
+/// example collector started in-process on an ephemeral 127.0.0.1 port, and one timed
+/// `Forwarder.drain()` of the whole spool into it. The spool and the forwarder's outbox write
+/// through one `MeteredFileSystem`, so the bytes forwarding writes are counted apart from the
+/// bytes spooling wrote.
+struct ForwardingRun {
+  /// What one run measured.
+  struct Sample {
+    let records: Int
+    let seconds: Double
+    /// Bytes written to the spool while it was filled (records, sync markers, checkpoints).
+    let spooledBytes: UInt64
+    /// Bytes written during the drain: the outbox's entries and the spool's checkpoints when
+    /// the records left it.
+    let forwardingBytes: UInt64
+
+    var recordsPerSecond: Double { Double(records) / seconds }
+    /// Disk bytes per forwarded record (spooling plus forwarding) ÷ its spooled size.
+    var writeCost: Double { Double(spooledBytes + forwardingBytes) / Double(spooledBytes) }
+    /// Megabytes (10^6 bytes) of spooled data drained per second.
+    var megabytesPerSecond: Double { Double(spooledBytes) / 1e6 / seconds }
+  }
+
+  let encoding: OTLPEncoding
+  let compression: OTLPCompression
+
+  /// Fills a spool in `directory` with at least `records` records or `bytes` spooled bytes
+  /// (whichever comes later), then times its drain into a collector.
+  func measure(in directory: String, records: Int, bytes: UInt64 = 0) throws -> Sample {
+    let disk = MeteredFileSystem(PosixFileSystem())
+    let spool = try TelemetrySpool.open(
+      at: directory + "/spool",
+      options: TelemetryOptions(logs: LogSpoolOptions(byteLimit: max(256 << 20, bytes * 2))),
+      fileSystem: disk)
+    let written = try Self.fill(spool, records: records, bytes: bytes, meter: disk)
+    let spooled = disk.reset()
+    let encoding = encoding
+    let compression = compression
+    let (report, seconds) = try AsyncBridge.wait {
+      let collector = try await Collector.start(
+        CollectorOptions(dataDirectory: directory + "/collector"))
+      let exporter = try OTLPExporter(
+        configuration: OTLPExporterConfiguration(
+          endpoint: collector.baseURL, encoding: encoding, compression: compression))
+      let forwarder = try await Forwarder.open(spool: spool, exporter: exporter, fileSystem: disk)
+      let start = MonotonicClock.now()
+      let report = try await forwarder.drain()
+      let seconds = MonotonicClock.seconds(since: start)
+      try await forwarder.close()
+      try await collector.stop()
+      return (report, seconds)
+    }
+    let forwarding = disk.reset()
+    try spool.close()
+    guard report.logRecordsDelivered >= written, report.batchesParked == 0 else {
+      throw BenchError(
+        "forwarding: \(report.logRecordsDelivered) of \(written) records delivered, "
+          + "\(report.batchesParked) batches parked (\(report.haltedBecause ?? "no reason"))")
+    }
+    return Sample(
+      records: report.logRecordsDelivered, seconds: seconds, spooledBytes: spooled.bytesWritten,
+      forwardingBytes: forwarding.bytesWritten)
+  }
+
+  /// Logs the benchmark's log line at the info level (buffered, synced by `flush`) until
+  /// `records` are written and `bytes` spooled; returns how many were written.
+  private static func fill(
+    _ spool: TelemetrySpool, records: Int, bytes: UInt64, meter: MeteredFileSystem
+  ) throws -> Int {
+    let line = LogLine()
+    var written = 0
+    repeat {
+      for index in 0..<10_000 {
+        let sequence = spool.logs.log(
+          level: .info, label: line.label, message: line.message(written + index),
+          metadata: line.metadata, source: line.source)
+        if sequence == nil { throw BenchError("forwarding: the spool dropped a record") }
+      }
+      written += 10_000
+      try spool.flush()
+    } while written < records || meter.counts.bytesWritten < bytes
+    return written
+  }
+}

@@ -28,6 +28,10 @@ struct ForwardingRun {
 
   let encoding: OTLPEncoding
   let compression: OTLPCompression
+  /// Records per batch (the forwarder's default is 1,000); batches up to 16 MiB.
+  var maxRecords = ForwarderOptions().maxRecords
+  /// Whether batches go to the example collector (`true`) or to a ``NullReceiver``.
+  var toCollector = true
 
   /// Fills a spool in `directory` with at least `records` records or `bytes` spooled bytes
   /// (whichever comes later), then times its drain into a collector.
@@ -41,13 +45,17 @@ struct ForwardingRun {
     let spooled = disk.reset()
     let encoding = encoding
     let compression = compression
+    let options = ForwarderOptions(maxRecords: maxRecords, maxBytes: 16 << 20)
+    let toCollector = toCollector
     let (report, seconds) = try AsyncBridge.wait {
       let collector = try await Collector.start(
         CollectorOptions(dataDirectory: directory + "/collector"))
       let exporter = try OTLPExporter(
         configuration: OTLPExporterConfiguration(
-          endpoint: collector.baseURL, encoding: encoding, compression: compression))
-      let forwarder = try await Forwarder.open(spool: spool, exporter: exporter, fileSystem: disk)
+          endpoint: collector.baseURL, encoding: encoding, compression: compression),
+        transport: toCollector ? DefaultTransport() : NullReceiver())
+      let forwarder = try await Forwarder.open(
+        spool: spool, exporter: exporter, options: options, fileSystem: disk)
       let start = MonotonicClock.now()
       let report = try await forwarder.drain()
       let seconds = MonotonicClock.seconds(since: start)

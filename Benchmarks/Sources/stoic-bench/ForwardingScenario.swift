@@ -12,6 +12,14 @@ struct ForwardingScenario: Scenario {
     ("protobuf", ForwardingRun(encoding: .protobuf, compression: .none)),
     ("json+gzip", ForwardingRun(encoding: .json, compression: .gzip)),
     ("json", ForwardingRun(encoding: .json, compression: .none)),
+    (
+      "protobuf+gzip-10k",
+      ForwardingRun(encoding: .protobuf, compression: .gzip, maxRecords: 10_000)
+    ),
+    (
+      "sender-only",
+      ForwardingRun(encoding: .protobuf, compression: .gzip, toCollector: false)
+    ),
   ]
 
   func run(in context: BenchContext) throws -> [BenchResult] {
@@ -51,7 +59,8 @@ struct ForwardingScenario: Scenario {
       scenario: id, metric: "throughput", unit: "records/s",
       title: "\(records) spooled log records forwarded end to end (one drain, batches of 1,000) "
         + "into the example collector on 127.0.0.1, in-process; stoic = protobuf+gzip, peers = "
-        + "the other encodings",
+        + "the other encodings, batches of 10,000, and the sender alone (every request "
+        + "answered 200 without a network or a collector)",
       stoic: Summary(throughput["protobuf+gzip"] ?? []))
     rate.peers = Self.encodings.dropFirst().map {
       .init(name: $0.name, summary: Summary(throughput[$0.name] ?? []))

@@ -13,17 +13,26 @@ struct ForwardingRun {
   struct Sample {
     let records: Int
     let seconds: Double
-    /// Bytes written to the spool while it was filled (records, sync markers, checkpoints).
+    /// One record's size in the spool: its encoding (`LogRecordFormat`), without the
+    /// journal's frame, so the ratios below are not flattered by the spool's own overheads.
+    let recordBytes: Int
+    /// Bytes written to the spool while it was filled (records and their frames, sync
+    /// markers, compressed copies of sealed segments).
     let spooledBytes: UInt64
     /// Bytes written during the drain: the outbox's entries and the spool's checkpoints when
     /// the records left it.
     let forwardingBytes: UInt64
 
     var recordsPerSecond: Double { Double(records) / seconds }
-    /// Disk bytes per forwarded record (spooling plus forwarding) ÷ its spooled size.
-    var writeCost: Double { Double(spooledBytes + forwardingBytes) / Double(spooledBytes) }
-    /// Megabytes (10^6 bytes) of spooled data drained per second.
-    var megabytesPerSecond: Double { Double(spooledBytes) / 1e6 / seconds }
+    /// Bytes forwarding wrote per forwarded record.
+    var forwardingBytesPerRecord: Double { Double(forwardingBytes) / Double(records) }
+    /// Bytes spooling wrote per record.
+    var spooledBytesPerRecord: Double { Double(spooledBytes) / Double(records) }
+    /// Disk bytes per forwarded record (the record itself plus what forwarding wrote for it)
+    /// ÷ its spooled size.
+    var writeCost: Double { (Double(recordBytes) + forwardingBytesPerRecord) / Double(recordBytes) }
+    /// Megabytes (10^6 bytes) of spooled records drained per second.
+    var megabytesPerSecond: Double { Double(records * recordBytes) / 1e6 / seconds }
   }
 
   let encoding: OTLPEncoding
@@ -41,7 +50,7 @@ struct ForwardingRun {
       at: directory + "/spool",
       options: TelemetryOptions(logs: LogSpoolOptions(byteLimit: max(256 << 20, bytes * 2))),
       fileSystem: disk)
-    let written = try Self.fill(spool, records: records, bytes: bytes, meter: disk)
+    let written = try Self.fill(spool, records: records, bytes: bytes)
     let spooled = disk.reset()
     let encoding = encoding
     let compression = compression
@@ -71,27 +80,43 @@ struct ForwardingRun {
           + "\(report.batchesParked) batches parked (\(report.haltedBecause ?? "no reason"))")
     }
     return Sample(
-      records: report.logRecordsDelivered, seconds: seconds, spooledBytes: spooled.bytesWritten,
+      records: report.logRecordsDelivered, seconds: seconds,
+      recordBytes: Self.recordBytes, spooledBytes: spooled.bytesWritten,
       forwardingBytes: forwarding.bytesWritten)
   }
 
+  /// The call site every record names, so that each record's size is known.
+  static let file = "Orders.swift"
+  static let function = "serve(_:)"
+  static let line: UInt = 42
+
+  /// The encoded size of every record `fill` writes (its messages are all 60 bytes).
+  static let recordBytes: Int = {
+    let line = LogLine()
+    return LogRecordFormat.encode(
+      LogRecord(
+        timeNanoseconds: 0, level: .info, label: line.label, message: line.message(0),
+        metadata: line.metadata, source: line.source, file: file, function: function,
+        line: Self.line)
+    ).count
+  }()
+
   /// Logs the benchmark's log line at the info level (buffered, synced by `flush`) until
-  /// `records` are written and `bytes` spooled; returns how many were written.
-  private static func fill(
-    _ spool: TelemetrySpool, records: Int, bytes: UInt64, meter: MeteredFileSystem
-  ) throws -> Int {
+  /// `records` are written and `bytes` of records spooled; returns how many were written.
+  private static func fill(_ spool: TelemetrySpool, records: Int, bytes: UInt64) throws -> Int {
     let line = LogLine()
     var written = 0
     repeat {
       for index in 0..<10_000 {
         let sequence = spool.logs.log(
           level: .info, label: line.label, message: line.message(written + index),
-          metadata: line.metadata, source: line.source)
+          metadata: line.metadata, source: line.source, file: file, function: function,
+          line: Self.line)
         if sequence == nil { throw BenchError("forwarding: the spool dropped a record") }
       }
       written += 10_000
       try spool.flush()
-    } while written < records || meter.counts.bytesWritten < bytes
+    } while written < records || UInt64(written * recordBytes) < bytes
     return written
   }
 }

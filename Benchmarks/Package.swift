@@ -32,6 +32,8 @@ let package = Package(
         "CSQLite",
         .product(name: "StoicStore", package: "Stoic"),
         .product(name: "StoicTelemetry", package: "Stoic"),
+        .product(name: "StoicForwarding", package: "Stoic"),
+        .product(name: "StoicCollector", package: "Stoic"),
       ],
       swiftSettings: strictSettings
     ),

@@ -3,6 +3,8 @@ import Foundation
 /// What every scenario gets: sizes, repetitions, a place for files, and progress output.
 struct BenchContext {
   let quick: Bool
+  /// Full sizes (`--large`): the 1 GiB backlog and spool of `forwarding` and `query`.
+  let large: Bool
   let runs: Int
   /// The benchmark's own directory (removed at the end of the run).
   let root: String

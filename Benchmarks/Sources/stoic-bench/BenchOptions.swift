@@ -2,6 +2,9 @@
 struct BenchOptions {
   var json = false
   var quick = false
+  /// The issue's full sizes where a scenario's default is smaller (the 1 GiB backlog and spool
+  /// of `forwarding` and `query`); also set by `STOIC_BENCH_LARGE=1`.
+  var large = false
   var directory: String?
   var scenario: String?
   var runs: Int?
@@ -11,9 +14,11 @@ struct BenchOptions {
   var replayChild: String?
 
   static let usage = """
-    usage: stoic-bench [--quick] [--json] [--directory DIR] [--scenario ID] [--runs N]
+    usage: stoic-bench [--quick] [--large] [--json] [--directory DIR] [--scenario ID] [--runs N]
 
       --quick          reduced sizes for a fast look
+      --large          the issue's full sizes where the default is smaller: a 1 GiB backlog
+                       (forwarding) and a 1 GiB spool (query); or STOIC_BENCH_LARGE=1
       --json           print one JSON object instead of the table
       --directory DIR  where the benchmark's files go (default: a temporary directory under
                        /tmp); a subdirectory is created there and removed afterwards
@@ -31,6 +36,7 @@ struct BenchOptions {
       switch argument {
       case "--json": json = true
       case "--quick": quick = true
+      case "--large": large = true
       case "--directory": directory = try value(for: argument)
       case "--scenario":
         let id = try value(for: argument)

@@ -9,7 +9,9 @@ struct BenchRunner {
     let root = try makeRoot()
     defer { try? FileManager.default.removeItem(atPath: root) }
     let context = BenchContext(
-      quick: options.quick, runs: options.runs ?? (options.quick ? 3 : 5), root: root)
+      quick: options.quick,
+      large: options.large || ProcessInfo.processInfo.environment["STOIC_BENCH_LARGE"] == "1",
+      runs: options.runs ?? (options.quick ? 3 : 5), root: root)
     let machine = Machine.probe(directory: root)
     let commit = StoicCommit.current()
     var results: [BenchResult] = []

@@ -1,0 +1,122 @@
+import StoicCollector
+import StoicForwarding
+import StoicStore
+import StoicTelemetry
+
+/// One end-to-end forwarding run: a telemetry spool filled with log records (untimed), the
+/// example collector started in-process on an ephemeral 127.0.0.1 port, and one timed
+/// `Forwarder.drain()` of the whole spool into it. The spool and the forwarder's outbox write
+/// through one `MeteredFileSystem`, so the bytes forwarding writes are counted apart from the
+/// bytes spooling wrote.
+struct ForwardingRun {
+  /// What one run measured.
+  struct Sample {
+    let records: Int
+    let seconds: Double
+    /// One record's size in the spool: its encoding (`LogRecordFormat`), without the
+    /// journal's frame, so the ratios below are not flattered by the spool's own overheads.
+    let recordBytes: Int
+    /// Bytes written to the spool while it was filled (records and their frames, sync
+    /// markers, compressed copies of sealed segments).
+    let spooledBytes: UInt64
+    /// Bytes written during the drain: the outbox's entries and the spool's checkpoints when
+    /// the records left it.
+    let forwardingBytes: UInt64
+
+    var recordsPerSecond: Double { Double(records) / seconds }
+    /// Bytes forwarding wrote per forwarded record.
+    var forwardingBytesPerRecord: Double { Double(forwardingBytes) / Double(records) }
+    /// Bytes spooling wrote per record.
+    var spooledBytesPerRecord: Double { Double(spooledBytes) / Double(records) }
+    /// Disk bytes per forwarded record (the record itself plus what forwarding wrote for it)
+    /// ÷ its spooled size.
+    var writeCost: Double { (Double(recordBytes) + forwardingBytesPerRecord) / Double(recordBytes) }
+    /// Megabytes (10^6 bytes) of spooled records drained per second.
+    var megabytesPerSecond: Double { Double(records * recordBytes) / 1e6 / seconds }
+  }
+
+  let encoding: OTLPEncoding
+  let compression: OTLPCompression
+  /// Records per batch (the forwarder's default is 1,000); batches up to 16 MiB.
+  var maxRecords = ForwarderOptions().maxRecords
+  /// Whether batches go to the example collector (`true`) or to a ``NullReceiver``.
+  var toCollector = true
+
+  /// Fills a spool in `directory` with at least `records` records or `bytes` spooled bytes
+  /// (whichever comes later), then times its drain into a collector.
+  func measure(in directory: String, records: Int, bytes: UInt64 = 0) throws -> Sample {
+    let disk = MeteredFileSystem(PosixFileSystem())
+    let spool = try TelemetrySpool.open(
+      at: directory + "/spool",
+      options: TelemetryOptions(logs: LogSpoolOptions(byteLimit: max(256 << 20, bytes * 2))),
+      fileSystem: disk)
+    let written = try Self.fill(spool, records: records, bytes: bytes)
+    let spooled = disk.reset()
+    let encoding = encoding
+    let compression = compression
+    let options = ForwarderOptions(maxRecords: maxRecords, maxBytes: 16 << 20)
+    let toCollector = toCollector
+    let (report, seconds) = try AsyncBridge.wait {
+      let collector = try await Collector.start(
+        CollectorOptions(dataDirectory: directory + "/collector"))
+      let exporter = try OTLPExporter(
+        configuration: OTLPExporterConfiguration(
+          endpoint: collector.baseURL, encoding: encoding, compression: compression),
+        transport: toCollector ? DefaultTransport() : NullReceiver())
+      let forwarder = try await Forwarder.open(
+        spool: spool, exporter: exporter, options: options, fileSystem: disk)
+      let start = MonotonicClock.now()
+      let report = try await forwarder.drain()
+      let seconds = MonotonicClock.seconds(since: start)
+      try await forwarder.close()
+      try await collector.stop()
+      return (report, seconds)
+    }
+    let forwarding = disk.reset()
+    try spool.close()
+    guard report.logRecordsDelivered >= written, report.batchesParked == 0 else {
+      throw BenchError(
+        "forwarding: \(report.logRecordsDelivered) of \(written) records delivered, "
+          + "\(report.batchesParked) batches parked (\(report.haltedBecause ?? "no reason"))")
+    }
+    return Sample(
+      records: report.logRecordsDelivered, seconds: seconds,
+      recordBytes: Self.recordBytes, spooledBytes: spooled.bytesWritten,
+      forwardingBytes: forwarding.bytesWritten)
+  }
+
+  /// The call site every record names, so that each record's size is known.
+  static let file = "Orders.swift"
+  static let function = "serve(_:)"
+  static let line: UInt = 42
+
+  /// The encoded size of every record `fill` writes (its messages are all 60 bytes).
+  static let recordBytes: Int = {
+    let line = LogLine()
+    return LogRecordFormat.encode(
+      LogRecord(
+        timeNanoseconds: 0, level: .info, label: line.label, message: line.message(0),
+        metadata: line.metadata, source: line.source, file: file, function: function,
+        line: Self.line)
+    ).count
+  }()
+
+  /// Logs the benchmark's log line at the info level (buffered, synced by `flush`) until
+  /// `records` are written and `bytes` of records spooled; returns how many were written.
+  private static func fill(_ spool: TelemetrySpool, records: Int, bytes: UInt64) throws -> Int {
+    let line = LogLine()
+    var written = 0
+    repeat {
+      for index in 0..<10_000 {
+        let sequence = spool.logs.log(
+          level: .info, label: line.label, message: line.message(written + index),
+          metadata: line.metadata, source: line.source, file: file, function: function,
+          line: Self.line)
+        if sequence == nil { throw BenchError("forwarding: the spool dropped a record") }
+      }
+      written += 10_000
+      try spool.flush()
+    } while written < records || UInt64(written * recordBytes) < bytes
+    return written
+  }
+}

@@ -67,7 +67,9 @@ enum JournalStructuredTarget {
       let name = JournalFileNames.segment(first: first, kind: compressed ? .compressed : .log)
       if files[name] == nil { files[name] = segment.bytes }
     }
-    for (name, contents) in files { disk.setDurableContents(StorePath.join(directory, name), contents) }
+    for (name, contents) in files {
+      disk.setDurableContents(StorePath.join(directory, name), contents)
+    }
     return (disk, options)
   }
 

@@ -65,16 +65,15 @@ enum JournalCompressedSegment {
   static let trailerSize = blockHeaderSize + trailerPayloadSize
 
   /// The payload bytes a writer puts in one block (a larger record gets a block of its own).
-  /// 1 MiB: on log records the ratio gains little beyond it (on the benchmark's corpus about
-  /// 5.06× at 512 KiB, 5.08× at 1 MiB, 5.10× at 4 MiB), and a reader holds two blocks of
-  /// about three times this each (stored, raw and rebuilt payloads), whatever the journal's
-  /// size.
+  /// 1 MiB: on log records the ratio gains little beyond it (BENCHMARKS.md has the ratio at
+  /// each block size), and a reader holds two blocks of about three times this each (stored,
+  /// raw and rebuilt payloads), whatever the journal's size.
   static let blockTarget = 1 << 20
   /// The largest raw or stored block, and the most payload bytes in one block, any reader
   /// accepts (or one record of the reader's `maxRecordSize`, if that is larger).
   static let maximumBlock = 16 << 20
-  /// The zstd minimum match for blocks at levels 1 and 2 (zstd's own is 6 there): on the
-  /// benchmark's log corpus it gains about 1 % of ratio at no cost in speed.
+  /// The zstd minimum match for blocks at levels 1 and 2 (zstd's own is 6 there): on log
+  /// records it gains a little ratio at no cost in speed (figures in BENCHMARKS.md).
   static let minimumMatch: Int32 = 7
 
   static func header(segmentFirst: UInt64) -> [UInt8] {

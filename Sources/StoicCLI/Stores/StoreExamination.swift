@@ -19,7 +19,7 @@ struct StoreExamination {
 
   /// How many times a store held by a live writer is read before damage found in it is
   /// believed.
-  static let liveRetries = 4
+  static let liveRetries = 8
 
   /// Examines the store at `location`, on the main actor: the reads block its thread, never
   /// one of the cooperative pool's.

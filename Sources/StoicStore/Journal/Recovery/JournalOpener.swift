@@ -60,8 +60,9 @@ struct JournalOpener {
     /// (its torn tail left to cut) or as a sealed one.
     var scan: LogScan? = nil
     var scannedAsActive = false
-    /// Records before it are missing (@J): should it become the active segment, its open must
-    /// mark it durably (see `placeActive`).
+    /// Records before it are missing (@J): it is marked durably when placed
+    /// (`markAfterMissing`), or, if its scan stopped short of the end of the file, when it
+    /// becomes the active segment.
     var afterMissing = false
   }
 

@@ -255,6 +255,47 @@ struct JournalRecoveryRulesTests {
     #expect(try Journal.readable(disk).isEmpty)
   }
 
+  /// Record 1, then records 2^62 - 1 and 2^62 in a `.log` after missing records, and a
+  /// `.zst` holding 2^62 again: salvage sets the `.zst` aside, and no active segment can be
+  /// made after 2^62.
+  static func limitAfterMissingRecords() throws -> SimulatedFileSystem {
+    let maximum = JournalFrame.maximumSequence
+    let disk = SimulatedFileSystem()
+    disk.setDurableContents(DamagedJournal.segment(1, .log), DamagedJournal.logSegment([1]))
+    disk.setDurableContents(
+      DamagedJournal.segment(maximum - 1, .log), DamagedJournal.logSegment([maximum - 1, maximum]))
+    disk.setDurableContents(
+      DamagedJournal.segment(maximum, .compressed),
+      try DamagedJournal.compressedSegment(first: maximum, [maximum]))
+    return disk
+  }
+
+  @Test(
+    "salvage at the sequence limit with no active segment left: the last .log is the active one, marked, and every reopen returns what the open returned"
+  )
+  func sequenceLimitLastLogAfterMissingRecords() throws {
+    let maximum = JournalFrame.maximumSequence
+    let disk = try Self.limitAfterMissingRecords()
+    let kept: [UInt64] = [1, maximum - 1, maximum]
+    // Sealed segments stay `.log` files (a `.zst` is never the active segment).
+    var options = Self.salvaging
+    options.compressSealedSegments = false
+    let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+    #expect(try journal.records().map(\.sequence) == kept)
+    #expect(try journal.segments().map(\.state) == [.sealed, .active])
+    let refused = #expect(throws: StoreError.self) { try journal.append([1], durable: true) }
+    #expect(refused?.code == .sequenceLimitReached)
+    // Power lost right after the open: what it wrote is durable.
+    let powerCut = disk.crashedDurableOnly()
+    try journal.close()
+    #expect(disk.contents(DamagedJournal.segment(maximum, .compressed) + ".corrupt-0") != nil)
+    for reopened in [disk, powerCut] {
+      // Twice: the reopen leaves the journal as the next one finds it.
+      #expect(try Journal.readable(reopened, options: options) == kept)
+      #expect(try Journal.readable(reopened, options: options) == kept)
+    }
+  }
+
   @Test(
     "snapshots and drops over an empty active segment, then close: never an empty .zst, and reopens agree"
   )
@@ -377,6 +418,38 @@ struct JournalRecoveryRulesCrashTests {
         try DamagedJournal.compressedSegment(first: 3, [3, 4]))
       disk.setDurableContents(DamagedJournal.segment(4, .log), [])
     }
+    #expect(report.passed && report.operationError == nil, "\(report)")
+  }
+
+  @Test(
+    "salvage at the sequence limit, the last .log made active and marked: every crash point, recovery included, leaves a journal whose reopens agree"
+  )
+  func sequenceLimitLastLogMarked() throws {
+    let maximum = JournalFrame.maximumSequence
+    var options = JournalRecoveryRulesTests.salvaging
+    options.compressSealedSegments = false
+    let kept: [UInt64] = [1, maximum - 1, maximum]
+    let image = try JournalRecoveryRulesTests.limitAfterMissingRecords()
+    let report = CrashExplorer(budget: Support.budget(crashRecovery: true)).explore(
+      setup: { disk in
+        for path in image.allPaths() {
+          disk.setDurableContents(path, image.contents(path) ?? [])
+        }
+      },
+      operation: { disk, _ in
+        let journal = try Journal.open(
+          directory: Support.directory, fileSystem: disk, options: options)
+        let found = try journal.records().map(\.sequence)
+        guard found == kept else { throw JournalCheckFailure("open found \(found)") }
+        try journal.close()
+      },
+      recover: { disk in
+        (try Journal.readable(disk, options: options), try Journal.readable(disk, options: options))
+      },
+      check: { found, context in
+        try context.require(found.0 == found.1, "a reopen found \(found.1), the open \(found.0)")
+        try context.require(found.0 == kept, .missingData, "recovery found \(found.0)")
+      })
     #expect(report.passed && report.operationError == nil, "\(report)")
   }
 

@@ -21,12 +21,25 @@ enum JournalStructuredTarget {
       JournalReopenCheck.run(disk, options: options)
     },
     seeds: {
-      // A few shapes: one .log, .zst then .log, a checkpoint and three segments, a gap.
+      // A few shapes: one .log, .zst then .log, a checkpoint and three segments, a gap; then
+      // findings kept as regression inputs.
       [
         [2, 0, 1, 0, 1, 3, 0, 5, 104, 101, 108, 108, 111, 0, 5, 119, 111, 114, 108, 100, 1],
         [6, 0, 2, 1, 1, 2, 0, 3, 1, 2, 3, 0, 3, 4, 5, 6, 0, 1, 2, 0, 2, 7, 8, 1, 0],
         [7, 1, 3, 3, 4, 0, 2, 0, 2, 9, 9, 0, 2, 8, 8, 1, 1, 1, 0, 1, 5, 0, 1, 2, 2, 0, 1, 6],
         [0, 0, 2, 0, 1, 1, 0, 1, 65, 0, 0, 5, 1, 0, 1, 66, 0],
+        // A finding kept as a regression input: with salvage, records ending at 2^62 in a
+        // `.log` after missing records, the files after it set aside, no active segment
+        // possible (@O); a reopen used to take that `.log` for the segment after a torn seal.
+        [
+          123, 1, 7, 91, 11, 0, 4, 216, 132, 0, 10, 253, 2, 73, 110, 28, 5, 116, 4, 128, 217, 0,
+          254, 253, 255, 75, 10, 6, 221, 0, 65, 20, 0, 19, 4, 0, 18, 0, 0, 0, 0, 0, 0, 0, 0, 254,
+          63, 0, 2, 0, 141, 0, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+          11, 11, 11, 77, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+          11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+          11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+          11, 11, 11, 255, 255, 255,
+        ],
       ]
     })
 

@@ -117,12 +117,14 @@ import Dispatch
 /// 8. If no active segment is left, one is created right after the last record (never under
 ///    the name of an existing segment: a last segment holding no record, which would share its
 ///    name, is refused, or set aside by salvage) and the directory synced; once the records
-///    reach 2^62 none is, and appends are refused with
+///    reach 2^62 none is (the last segment left, if a `.log`, is the active one then, as the
+///    next open takes it), and appends are refused with
 ///    ``StoreError/Code/sequenceLimitReached``. The active segment is synced, so everything
 ///    recovered is durable, unless its last frame is a marker that already claims every byte
 ///    and record before it (a closed journal reopens without a write). An active segment
 ///    accepted after missing records gets a durable sync marker at open, so that no later open
-///    takes it for the segment after a torn seal.
+///    takes it for the segment after a torn seal; so does a `.log` salvage accepts after
+///    missing records, as soon as it is placed, since any later open may find it last.
 ///
 /// ## Lifetime
 ///

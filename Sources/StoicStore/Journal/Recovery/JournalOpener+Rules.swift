@@ -131,4 +131,48 @@ extension JournalOpener {
       placed.removeLast()
     }
   }
+
+  /// @J: a `.log` accepted after missing records ends with a durable sync marker claiming all
+  /// of it (the marker its seal would have left), written as soon as it is placed, before open
+  /// sets aside or removes any file after it. Whichever file ends up last, at this open or
+  /// after a crash in it, no later open takes this segment for the one after a torn seal (@F)
+  /// and removes its records. Left to the active segment's open (see `recover`) when the scan
+  /// did not reach the end of the file: the torn tail or preallocated zeros of the segment a
+  /// roll replaced are settled when the active segment is placed.
+  func markAfterMissing(_ segment: JournalCore.Sealed, scan: inout LogScan) throws(StoreError) {
+    guard !scan.endsDurablyMarked, scan.damage == nil, scan.validEnd == scan.fileSize else {
+      return
+    }
+    let handle = try fileSystem.open(StorePath.join(directory, segment.name), .readWrite)
+    defer { try? fileSystem.close(handle) }
+    // Its records are durable first (a marker claims only what a sync made durable).
+    try fileSystem.sync(handle)
+    let marker = JournalFrame.marker(
+      durableSequence: scan.lastSequence, durableEnd: scan.validEnd, segmentFirst: segment.first,
+      position: scan.validEnd)
+    try fileSystem.write(handle, marker, at: scan.validEnd)
+    try fileSystem.sync(handle)
+    scan.validEnd += UInt64(marker.count)
+    scan.fileSize = scan.validEnd
+    scan.endsDurablyMarked = true
+  }
+
+  /// @O: no active segment is left and every sequence is used (the last record, or the
+  /// low-water mark, is 2^62), so none can be made after the last record as @N makes it. The
+  /// last segment left, if a `.log`, is then the active segment: the next open takes the last
+  /// `.log` for the active one, so this open does too, and marks it durably when records
+  /// before it are missing (as any active segment after missing records is, @J), so that no
+  /// later open takes it for the segment after a torn seal (@F) and removes its records.
+  /// Returns it, removed from `placed`, with whether records before it are missing; `nil` when
+  /// the last segment is compressed or none is left (the journal then opens with no active
+  /// segment, for reading).
+  func activeAtSequenceLimit(_ placed: inout [Placed], lowWater: UInt64) -> (
+    segment: JournalCore.Sealed, afterMissing: Bool
+  )? {
+    guard let last = placed.last, last.segment.kind == .log,
+      max(last.end, lowWater) >= JournalFrame.maximumSequence
+    else { return nil }
+    placed.removeLast()
+    return (last.segment, last.afterMissing)
+  }
 }

@@ -60,8 +60,9 @@ struct JournalOpener {
     /// (its torn tail left to cut) or as a sealed one.
     var scan: LogScan? = nil
     var scannedAsActive = false
-    /// Records before it are missing (@J): should it become the active segment, its open must
-    /// mark it durably (see `placeActive`).
+    /// Records before it are missing (@J): it is marked durably when placed
+    /// (`markAfterMissing`), or, if its scan stopped short of the end of the file, when it
+    /// becomes the active segment.
     var afterMissing = false
   }
 
@@ -127,9 +128,10 @@ struct JournalOpener {
         // been made, so it is scanned as the active one is; placing the active segment
         // settles it.
         let replaced = candidate != nil && index == live.count - 1
-        let scan = try scanLogRepairing(
+        var scan = try scanLogRepairing(
           segment.first, name: segment.name, previous: segment.first - 1, isActive: replaced,
           report: &report, peak: &windowPeak)
+        if afterMissing { try markAfterMissing(segment, scan: &scan) }
         placed.append(
           Placed(
             segment: segment, end: scan.lastSequence, records: scan.records, scan: scan,
@@ -144,6 +146,9 @@ struct JournalOpener {
     }
     if activeSegment == nil {
       try clearNameForActive(&placed, lowWater: checkpoint?.lowWater ?? 0, report: &report)
+      if let last = activeAtSequenceLimit(&placed, lowWater: checkpoint?.lowWater ?? 0) {
+        (activeSegment, activeAfterMissing) = (last.segment, last.afterMissing)
+      }
     }
 
     let lowWater = checkpoint?.lowWater ?? 0
@@ -214,8 +219,9 @@ struct JournalOpener {
         first: first, name: name, path: StorePath.join(directory, name), handle: handle, end: 0,
         syncedEnd: 0)
     }
-    // @O: otherwise every sequence is used: the journal opens for reading, and appends are
-    // refused with sequenceLimitReached.
+    // @O: otherwise every sequence is used and no segment is left to be active (see
+    // `activeAtSequenceLimit`): the journal opens for reading, and appends are refused with
+    // sequenceLimitReached.
     core.lastSequence = lastSequence
     core.durableSequence = lastSequence
     let activeFirst = core.active?.first ?? (lastSequence + 1)

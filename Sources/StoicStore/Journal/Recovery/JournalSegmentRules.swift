@@ -147,7 +147,9 @@ enum JournalSegmentRules {
   ///   and the active segment placed again.
   /// - @I, @J: A gap between two segments otherwise (after a sealed or compressed segment):
   ///   records that had been durable are lost. Refused, or with salvage accepted and reported
-  ///   at every open (no file is left to set aside).
+  ///   at every open (no file is left to set aside). A `.log` so accepted is given a durable
+  ///   final marker when it is placed (`JournalOpener.markAfterMissing`), so that no later
+  ///   open that finds it last takes it for the segment after a torn seal (@F).
   static let cases: [Case] = [
     // Legend:
     //

@@ -57,7 +57,8 @@ enum PowerCutLogCheck {
       for sequence in sequences where sequence > low {
         if sequence > flushed { break }
         verdict.require(
-          sequence == expected, "records \(expected)…\(sequence - 1) were claimed durable and are gone")
+          sequence == expected,
+          "records \(expected)…\(sequence - 1) were claimed durable and are gone")
         expected = sequence + 1
       }
     }

@@ -22,7 +22,7 @@ package enum PowerCutLogRecord {
   }
 
   /// The message of a record.
-  static func message(appender: Int, counter: Int) -> String {
+  package static func message(appender: Int, counter: Int) -> String {
     let hexDigits = Array("0123456789abcdef".utf8)
     var text = Array("record \(appender) \(counter) ".utf8)
     for byte in PowerCutPayload.record(appender: appender, counter: counter) {
@@ -69,7 +69,7 @@ package enum PowerCutLogRecord {
 
   /// The writer and counter a message of ``message(appender:counter:)`` names (without
   /// checking the rest), for the receiver of forwarded records.
-  static func numbers(inMessage message: String) -> (appender: Int, counter: Int)? {
+  package static func numbers(inMessage message: String) -> (appender: Int, counter: Int)? {
     let fields = message.split(separator: " ", maxSplits: 3)
     guard fields.count == 4, fields[0] == "record", let appender = Int(fields[1]),
       let counter = Int(fields[2]), message == Self.message(appender: appender, counter: counter)

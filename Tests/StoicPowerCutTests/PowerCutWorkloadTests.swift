@@ -94,6 +94,28 @@ struct PowerCutWorkloadTests {
     #expect(PowerCutPayload.decode(generation, as: .generation)?.first == 12)
   }
 
+  @Test("the metrics workload's values after a round are those its rounds add up to")
+  func metricsValues() {
+    var counter: Int64 = 0
+    var sum = 0.0
+    for round in 0...200 {
+      if round > 0 {
+        counter += TelemetryMetricsWorkload.increment(round)
+        sum += TelemetryMetricsWorkload.observation(round)
+      }
+      let values = TelemetryMetricsWorkload.values(after: round)
+      #expect(values.counter == counter && values.sum == sum && values.count == UInt64(round))
+    }
+  }
+
+  @Test("a log record proves itself; one that is not the record its metadata names is a mix")
+  func logRecords() {
+    let message = PowerCutLogRecord.message(appender: 1, counter: 6)
+    #expect(
+      PowerCutLogRecord.numbers(inMessage: message).map { [$0.appender, $0.counter] } == [1, 6])
+    #expect(PowerCutLogRecord.numbers(inMessage: message + "0") == nil)
+  }
+
   @Test("a verdict round-trips through its lines and keeps at most 20 violations")
   func verdictLines() {
     var verdict = PowerCutVerdict()

@@ -134,7 +134,9 @@ let package = Package(
     ),
     .target(
       name: "StoicPowerCut",
-      dependencies: ["StoicStore", "StoicSettings", "StoicTesting"],
+      dependencies: [
+        "StoicStore", "StoicSettings", "StoicTesting", "StoicTelemetry", "StoicForwarding",
+      ],
       swiftSettings: strictSettings
     ),
     .executableTarget(

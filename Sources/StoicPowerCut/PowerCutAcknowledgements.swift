@@ -84,6 +84,44 @@ package struct PowerCutAcknowledgements: Sendable {
     return last
   }
 
+  /// Every log record handed to a spool, by sequence: its writer, its counter, and whether its
+  /// call claimed it durable (a record at the durable level) or only written.
+  package var logRecords: [UInt64: (appender: Int, counter: Int, durable: Bool)] {
+    var records: [UInt64: (appender: Int, counter: Int, durable: Bool)] = [:]
+    for claim in claims {
+      switch claim {
+      case .record(let sequence, let appender, let counter):
+        records[sequence] = (appender, counter, true)
+      case .written(let sequence, let appender, let counter):
+        records[sequence] = (appender, counter, false)
+      default: break
+      }
+    }
+    return records
+  }
+
+  /// The highest sequence a durable-through claim covers, records' own claims not counted
+  /// (0: none).
+  package var flushedThrough: UInt64 {
+    var highest: UInt64 = 0
+    for case .durableThrough(let sequence) in claims { highest = max(highest, sequence) }
+    return highest
+  }
+
+  /// The last metrics round claimed flushed (0: none).
+  package var metricsRound: Int {
+    var last = 0
+    for case .metricsRound(let round) in claims { last = max(last, round) }
+    return last
+  }
+
+  /// The batches the receiver stored, by key, with the records each held.
+  package var deliveries: [String: [Int]] {
+    var deliveries: [String: [Int]] = [:]
+    for case .delivered(let key, let counters) in claims { deliveries[key] = counters }
+    return deliveries
+  }
+
   /// How many claims the file holds.
   package var count: Int { claims.count }
 }

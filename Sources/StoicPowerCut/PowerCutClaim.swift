@@ -3,7 +3,8 @@
 ///
 /// The line format is a letter and its values, separated by spaces:
 /// `a <sequence> <appender> <counter>`, `d <sequence>`, `s <sequence>`, `p <sequence>`,
-/// `e <key>`, `x <key>`, `g <generation>`.
+/// `e <key>`, `x <key>`, `g <generation>`, `w <sequence> <appender> <counter>`, `m <round>`,
+/// `k <key> <counter>,<counter>,…` (`-` for none).
 package enum PowerCutClaim: Sendable, Hashable {
   /// A journal record is durable at `sequence`; appender `appender` wrote it as its
   /// `counter`-th record (`a`).
@@ -20,6 +21,14 @@ package enum PowerCutClaim: Sendable, Hashable {
   case retired(String)
   /// A file's generation `generation` is durably written (`g`).
   case generation(Int)
+  /// A log record below the durable level was handed to the spool at `sequence`: not claimed
+  /// durable (a later ``durableThrough(_:)`` may cover it), only which record it is (`w`).
+  case written(sequence: UInt64, appender: Int, counter: Int)
+  /// The metrics of round `round` are durably flushed (`m`).
+  case metricsRound(Int)
+  /// The receiver stored the batch `key` holding the log records numbered `counters`, before it
+  /// acknowledged it (`k`).
+  case delivered(key: String, counters: [Int])
 
   /// The line, without its newline.
   package var line: String {
@@ -31,6 +40,10 @@ package enum PowerCutClaim: Sendable, Hashable {
     case .enqueued(let key): "e \(key)"
     case .retired(let key): "x \(key)"
     case .generation(let generation): "g \(generation)"
+    case .written(let sequence, let appender, let counter): "w \(sequence) \(appender) \(counter)"
+    case .metricsRound(let round): "m \(round)"
+    case .delivered(let key, let counters):
+      "k \(key) " + (counters.isEmpty ? "-" : counters.map(String.init).joined(separator: ","))
     }
   }
 
@@ -42,11 +55,26 @@ package enum PowerCutClaim: Sendable, Hashable {
       index < fields.count ? UInt64(fields[index]) : nil
     }
     switch (letter, fields.count) {
-    case ("a", 4):
+    case ("a", 4), ("w", 4):
       guard let sequence = number(1), let appender = number(2), let counter = number(3),
         appender <= UInt64(Int.max), counter <= UInt64(Int.max)
       else { return nil }
-      self = .record(sequence: sequence, appender: Int(appender), counter: Int(counter))
+      self =
+        letter == "a"
+        ? .record(sequence: sequence, appender: Int(appender), counter: Int(counter))
+        : .written(sequence: sequence, appender: Int(appender), counter: Int(counter))
+    case ("m", 2):
+      guard let round = number(1), round <= UInt64(Int.max) else { return nil }
+      self = .metricsRound(Int(round))
+    case ("k", 3):
+      var counters: [Int] = []
+      if fields[2] != "-" {
+        for text in fields[2].split(separator: ",") {
+          guard let counter = Int(text), counter >= 0 else { return nil }
+          counters.append(counter)
+        }
+      }
+      self = .delivered(key: String(fields[1]), counters: counters)
     case ("d", 2):
       guard let sequence = number(1) else { return nil }
       self = .durableThrough(sequence)

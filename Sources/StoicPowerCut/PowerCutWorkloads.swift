@@ -25,6 +25,12 @@ package enum PowerCutWorkloads {
     GenerationFileWorkload(
       name: "atomic-file", summary: "AtomicFile generations", writer: .atomicFile),
     SettingsWorkload(),
+    TelemetryLogsWorkload(
+      name: "telemetry-logs",
+      summary: "log spool records from 2 threads, every third at the durable level, flushes"),
+    TelemetryMetricsWorkload(
+      name: "telemetry-metrics", summary: "a counter, a gauge and a histogram, flushed"),
+    ForwarderWorkload(),
     JournalWorkload(
       name: "control-unsynced-append",
       summary: "control: journal appends claimed durable with no sync (policy never)",
@@ -33,6 +39,14 @@ package enum PowerCutWorkloads {
       name: "control-unsynced-rename",
       summary: "control: generations renamed into place without a directory sync",
       writer: .renameWithoutDirectorySync),
+    TelemetryLogsWorkload(
+      name: "control-log-no-durable-sync",
+      summary: "control: durable-level log records returned without their sync (mutation)",
+      skipsDurableSync: true),
+    TelemetryMetricsWorkload(
+      name: "control-live-metrics",
+      summary: "control: metrics rounds claimed from the live file, never flushed",
+      claimsLiveValues: true),
   ]
 
   /// The workload named `name`.

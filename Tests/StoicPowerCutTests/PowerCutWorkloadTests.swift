@@ -41,6 +41,7 @@ struct PowerCutWorkloadTests {
       // Claims no store could satisfy, one of each kind: each workload's check finds one.
       let beyond: [PowerCutClaim] = [
         .durableThrough(1 << 40), .enqueued("k999999999"), .generation(1 << 40),
+        .metricsRound(1 << 30),
       ]
       let tampered = PowerCutAcknowledgements(
         text: (claims.claims + beyond).map { $0.line + "\n" }.joined())
@@ -54,6 +55,8 @@ struct PowerCutWorkloadTests {
     let claims: [PowerCutClaim] = [
       .record(sequence: 7, appender: 2, counter: 3), .durableThrough(9), .snapshot(4),
       .dropped(3), .enqueued("k12"), .retired("k11"), .generation(5),
+      .written(sequence: 10, appender: 1, counter: 4), .metricsRound(6),
+      .delivered(key: "ab-l-1-8", counters: [1, 2, 3]), .delivered(key: "ab-m-1-1", counters: []),
     ]
     let text = claims.map { $0.line + "\n" }.joined()
     #expect(PowerCutAcknowledgements(text: text).claims == claims)
@@ -67,6 +70,12 @@ struct PowerCutWorkloadTests {
     #expect(parsed.enqueued == ["k12"])
     #expect(parsed.retired == ["k11"])
     #expect(parsed.generation == 5)
+    #expect(parsed.flushedThrough == 9)
+    #expect(parsed.metricsRound == 6)
+    #expect(parsed.deliveries == ["ab-l-1-8": [1, 2, 3], "ab-m-1-1": []])
+    #expect(parsed.logRecords[10].map { [$0.appender, $0.counter] } == [1, 4])
+    #expect(parsed.logRecords[10]?.durable == false)
+    #expect(parsed.logRecords[7]?.durable == true)
   }
 
   @Test("a payload proves itself: torn, flipped, mixed or of another kind, it does not decode")
@@ -83,6 +92,28 @@ struct PowerCutWorkloadTests {
     #expect(PowerCutPayload.decode(mixed, as: .record) == nil)
     let generation = PowerCutPayload.generation(12)
     #expect(PowerCutPayload.decode(generation, as: .generation)?.first == 12)
+  }
+
+  @Test("the metrics workload's values after a round are those its rounds add up to")
+  func metricsValues() {
+    var counter: Int64 = 0
+    var sum = 0.0
+    for round in 0...200 {
+      if round > 0 {
+        counter += TelemetryMetricsWorkload.increment(round)
+        sum += TelemetryMetricsWorkload.observation(round)
+      }
+      let values = TelemetryMetricsWorkload.values(after: round)
+      #expect(values.counter == counter && values.sum == sum && values.count == UInt64(round))
+    }
+  }
+
+  @Test("a log record proves itself; one that is not the record its metadata names is a mix")
+  func logRecords() {
+    let message = PowerCutLogRecord.message(appender: 1, counter: 6)
+    #expect(
+      PowerCutLogRecord.numbers(inMessage: message).map { [$0.appender, $0.counter] } == [1, 6])
+    #expect(PowerCutLogRecord.numbers(inMessage: message + "0") == nil)
   }
 
   @Test("a verdict round-trips through its lines and keeps at most 20 violations")

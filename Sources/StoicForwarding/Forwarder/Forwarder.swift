@@ -23,8 +23,10 @@ public import StoicTelemetry
 /// 2. Its key is derived from the spool's identity and the range (``SpoolRange/key(spool:)``);
 ///    the range (18 bytes, not the records) is recorded in the forwarder's `Outbox` under that
 ///    key, durably, before the first send.
-/// 3. It is read back from the spool, encoded as OTLP and sent with `Idempotency-Key`. The
-///    outbox classifies the answer: 2xx delivered; 408, 425, 429, 5xx and network errors
+/// 3. It is read back from the spool, encoded as OTLP and sent with `Idempotency-Key`: the
+///    reading and encoding run ahead, while the batch before it is in flight (prepared
+///    on the forwarder's thread); the sends go one at a time, in order. The outbox classifies
+///    the answer: 2xx delivered; 408, 425, 429, 5xx and network errors
 ///    retried with backoff (honouring `Retry-After`); other 4xx parked, and the rest go on; an
 ///    OTLP partial success is delivered and its rejected count reported.
 /// 4. Once acknowledged in the outbox, the batch's records leave the spool

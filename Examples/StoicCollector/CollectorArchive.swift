@@ -107,18 +107,21 @@ public final class CollectorArchive: Sendable {
   /// - Parameters:
   ///   - signal: Logs or metrics.
   ///   - key: The `Idempotency-Key`, if any.
-  ///   - body: The request, re-encoded as protobuf.
+  ///   - body: The request as protobuf, gzip-compressed when `bodyIsGzip`.
+  ///   - bodyIsGzip: Whether `body` is gzip-compressed.
+  ///   - checksum: CRC32C of the request as uncompressed protobuf.
   ///   - recordCount: Its log records or data points.
   ///   - producers: Its producers and their record counts.
   /// - Throws: The journal's error; the key is then not stored and a retry may store it.
   func store(
-    _ signal: OTLPSignal, key: String?, body: [UInt8], recordCount: Int,
-    producers: [CollectorBatch.Producer]
+    _ signal: OTLPSignal, key: String?, body: [UInt8], bodyIsGzip: Bool = false,
+    checksum: UInt32? = nil, recordCount: Int, producers: [CollectorBatch.Producer]
   ) throws(StoreError) -> Outcome {
-    let checksum = CRC32C.checksum(body)
+    let checksum = checksum ?? CRC32C.checksum(body)
     let batch = CollectorBatch(
       signal: signal, key: key ?? "", status: 200, rejected: 0, message: "",
-      bodyChecksum: checksum, recordCount: recordCount, producers: producers, body: body)
+      bodyChecksum: checksum, recordCount: recordCount, producers: producers, body: body,
+      bodyIsGzip: bodyIsGzip)
     guard let key, !key.isEmpty else {
       try journal.append(CollectorEntry.batch(batch).encoded())
       state.withLock { Self.count(batch, in: &$0.stats) }
@@ -177,7 +180,8 @@ public final class CollectorArchive: Sendable {
     var records: [ReceivedLogRecord] = []
     try forEachBatch { batch in
       guard batch.signal == .logs,
-        let request = try? OTLP.ExportLogsServiceRequest(protobuf: batch.body)
+        let body = batch.protobuf(limit: Self.maxRecordBytes),
+        let request = try? OTLP.ExportLogsServiceRequest(protobuf: body)
       else { return }
       let key = batch.key.isEmpty ? nil : batch.key
       for resourceLogs in request.resourceLogs {
@@ -200,7 +204,8 @@ public final class CollectorArchive: Sendable {
     var metrics: [ReceivedMetric] = []
     try forEachBatch { batch in
       guard batch.signal == .metrics,
-        let request = try? OTLP.ExportMetricsServiceRequest(protobuf: batch.body)
+        let body = batch.protobuf(limit: Self.maxRecordBytes),
+        let request = try? OTLP.ExportMetricsServiceRequest(protobuf: body)
       else { return }
       let key = batch.key.isEmpty ? nil : batch.key
       for resourceMetrics in request.resourceMetrics {

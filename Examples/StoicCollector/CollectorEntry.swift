@@ -8,15 +8,17 @@ internal import StoicStore
 /// | offset | size | field |
 /// | --- | --- | --- |
 /// | 0 | 1 | kind: 1 a stored batch, 2 a suppressed duplicate |
-/// | 1 | 1 | format version: 1 |
+/// | 1 | 1 | format version: 1, or 2 for a batch whose body is compressed |
 /// | 2 | 1 | signal: 1 logs, 2 metrics |
-/// | 3 | 1 | reserved, 0 |
+/// | 3 | 1 | version 1: reserved, 0; version 2: the body's compression, 1 gzip |
 ///
 /// A batch (kind 1) continues with `status:u16 | rejected:i64 | bodyCRC32C:u32 |
 /// recordCount:u32`, then `key`, `message` (the stored response's partial-success message)
 /// as `length:u16 | UTF-8`, then `producerCount:u16` and per producer `name` (as above) and
-/// `records:u32`, then `bodyLength:u32 | body`: the request as protobuf, re-encoded from what
-/// was decoded (so JSON and protobuf requests are stored alike). A duplicate (kind 2)
+/// `records:u32`, then `bodyLength:u32 | body`: the request as protobuf, either as received
+/// (a protobuf request, kept in its `Content-Encoding`: a gzip body is stored as it came,
+/// a fifth of the bytes to write and sync) or re-encoded from what was decoded (a JSON
+/// request). The CRC is always that of the uncompressed protobuf. A duplicate (kind 2)
 /// continues with its `key`.
 ///
 /// The journal checks each record's CRC; this decoder still checks every length against the
@@ -32,7 +34,7 @@ enum CollectorEntry: Equatable {
     static let kind = 0
     static let version = 1
     static let signal = 2
-    static let reserved = 3
+    static let compression = 3
     static let body = 4
   }
 
@@ -41,7 +43,13 @@ enum CollectorEntry: Equatable {
     static let duplicate: UInt8 = 2
   }
 
+  /// The version of every entry but a compressed batch: 1.
   static let version: UInt8 = 1
+  /// The version of a batch whose body is compressed: 2.
+  static let compressedVersion: UInt8 = 2
+
+  /// The compression byte of a gzip body.
+  static let gzip: UInt8 = 1
 
   /// The record's bytes.
   func encoded() -> [UInt8] {
@@ -49,7 +57,13 @@ enum CollectorEntry: Equatable {
     switch self {
     case .batch(let batch):
       bytes.reserveCapacity(batch.body.count + 64 + batch.key.utf8.count)
-      bytes.append(contentsOf: [Kind.batch, Self.version, Self.code(batch.signal), 0])
+      if batch.bodyIsGzip {
+        bytes.append(contentsOf: [
+          Kind.batch, Self.compressedVersion, Self.code(batch.signal), Self.gzip,
+        ])
+      } else {
+        bytes.append(contentsOf: [Kind.batch, Self.version, Self.code(batch.signal), 0])
+      }
       bytes.appendLittleEndian(UInt16(clamping: batch.status))
       bytes.appendLittleEndian(batch.rejected)
       bytes.appendLittleEndian(batch.bodyChecksum)
@@ -76,10 +90,17 @@ enum CollectorEntry: Equatable {
   ///   not need it).
   static func decode(_ bytes: UnsafeRawBufferPointer, withBody: Bool) -> CollectorEntry? {
     guard let kind = bytes.readLittleEndian(UInt8.self, at: Offset.kind),
-      bytes.readLittleEndian(UInt8.self, at: Offset.version) == version,
+      let entryVersion = bytes.readLittleEndian(UInt8.self, at: Offset.version),
       let signalCode = bytes.readLittleEndian(UInt8.self, at: Offset.signal),
-      let signal = signal(signalCode)
+      let signal = signal(signalCode),
+      let compression = bytes.readLittleEndian(UInt8.self, at: Offset.compression)
     else { return nil }
+    let gzipBody: Bool
+    switch (entryVersion, compression) {
+    case (version, _): gzipBody = false
+    case (compressedVersion, gzip) where kind == Kind.batch: gzipBody = true
+    default: return nil
+    }
     var cursor = Cursor(bytes: bytes, offset: Offset.body)
     switch kind {
     case Kind.duplicate:
@@ -108,7 +129,7 @@ enum CollectorEntry: Equatable {
         CollectorBatch(
           signal: signal, key: key, status: Int(status), rejected: rejected, message: message,
           bodyChecksum: checksum, recordCount: Int(recordCount), producers: producers,
-          body: body))
+          body: body, bodyIsGzip: gzipBody))
     default:
       return nil
     }
@@ -180,11 +201,22 @@ struct CollectorBatch: Equatable, Sendable {
   var rejected: Int64
   /// … and its message.
   var message: String
-  /// CRC32C of ``body``, to tell a replay from a different request under a reused key.
+  /// CRC32C of the request as uncompressed protobuf, to tell a replay from a different request
+  /// under a reused key.
   var bodyChecksum: UInt32
   /// Log records or data points.
   var recordCount: Int
   var producers: [Producer]
-  /// The request as protobuf (empty when decoded without the body).
+  /// The request as protobuf, gzip-compressed when ``bodyIsGzip`` (empty when decoded without
+  /// the body).
   var body: [UInt8]
+  /// Whether ``body`` is gzip-compressed.
+  var bodyIsGzip = false
+
+  /// The request as uncompressed protobuf, or `nil` when a compressed body does not
+  /// decompress (damage the journal's CRC missed) or expands past `limit` bytes.
+  func protobuf(limit: Int) -> [UInt8]? {
+    guard bodyIsGzip else { return body }
+    return try? Gzip.decompress(body, maxOutputSize: limit)
+  }
 }

@@ -143,12 +143,15 @@ final class CollectorService: Sendable {
       BodyOutcome(response: .otlpFailure(status, message, encoding: encoding))
     }
     var bytes = body
+    let gzipped: Bool
     switch head.header("Content-Encoding")?.lowercased().trimmingCharacters(in: " \t") {
     case nil, "", "identity":
+      gzipped = false
       guard body.count <= options.limits.maxDecodedBodyBytes else {
         return fail(413, "the body is larger than \(options.limits.maxDecodedBodyBytes) bytes")
       }
     case "gzip":
+      gzipped = true
       do {
         bytes = try Gzip.decompress(body, maxOutputSize: options.limits.maxDecodedBodyBytes)
       } catch  where error.code == .tooLarge {
@@ -167,42 +170,23 @@ final class CollectorService: Sendable {
         return fail(400, "Idempotency-Key must be 1 to 255 visible ASCII characters")
       }
     }
-    let normalized: [UInt8]
-    let recordCount: Int
-    let producers: [CollectorBatch.Producer]
+    let decoded: Decoded
     do {
-      switch signal {
-      case .logs:
-        let request = try OTLP.ExportLogsServiceRequest(decoding: bytes, as: encoding)
-        normalized = request.encoded(as: .protobuf)
-        recordCount = request.logRecordCount
-        producers = Self.producers(
-          request.resourceLogs.map { resource in
-            (resource.resource, resource.scopeLogs.reduce(0) { $0 + $1.logRecords.count })
-          })
-      case .metrics:
-        let request = try OTLP.ExportMetricsServiceRequest(decoding: bytes, as: encoding)
-        normalized = request.encoded(as: .protobuf)
-        recordCount = request.dataPointCount
-        producers = Self.producers(
-          request.resourceMetrics.map { resource in
-            (
-              resource.resource,
-              resource.scopeMetrics.reduce(0) { total, scope in
-                scope.metrics.reduce(total) { $0 + $1.dataPointCount }
-              }
-            )
-          })
-      }
+      decoded = try Self.decode(signal, bytes, as: encoding)
     } catch {
       let what =
         signal == .logs ? "an ExportLogsServiceRequest" : "an ExportMetricsServiceRequest"
       return fail(400, "the body is not \(what) in \(encoding.rawValue): \(error)")
     }
+    // A protobuf request is stored as it came (a gzip body still compressed: fewer bytes to
+    // write and sync); a JSON one as the protobuf it decoded to.
+    let stored = decoded.normalized ?? (gzipped ? body : bytes)
     let outcome: CollectorArchive.Outcome
     do {
       outcome = try archive.store(
-        signal, key: key, body: normalized, recordCount: recordCount, producers: producers)
+        signal, key: key, body: stored, bodyIsGzip: decoded.normalized == nil && gzipped,
+        checksum: CRC32C.checksum(decoded.normalized ?? bytes), recordCount: decoded.recordCount,
+        producers: decoded.producers)
     } catch  where error.code == .invalidArgument {
       return fail(413, "the request is too large to store")
     } catch {
@@ -233,6 +217,45 @@ final class CollectorService: Sendable {
     let drop = faults.dropNextAnswer()
     if drop { archive.update { $0.faultsInjected += 1 } }
     return BodyOutcome(response: response, dropMidResponse: drop)
+  }
+
+  /// What the collector keeps of a decoded request.
+  struct Decoded {
+    /// The request re-encoded as protobuf, for a JSON request; `nil` for a protobuf one.
+    var normalized: [UInt8]?
+    var recordCount: Int
+    var producers: [CollectorBatch.Producer]
+  }
+
+  /// Decodes a request (refusing what is not one) and counts its records per producer.
+  private static func decode(_ signal: OTLPSignal, _ bytes: [UInt8], as encoding: OTLPEncoding)
+    throws(ForwardingError) -> Decoded
+  {
+    switch signal {
+    case .logs:
+      let request = try OTLP.ExportLogsServiceRequest(decoding: bytes, as: encoding)
+      return Decoded(
+        normalized: encoding == .protobuf ? nil : request.encoded(as: .protobuf),
+        recordCount: request.logRecordCount,
+        producers: producers(
+          request.resourceLogs.map { resource in
+            (resource.resource, resource.scopeLogs.reduce(0) { $0 + $1.logRecords.count })
+          }))
+    case .metrics:
+      let request = try OTLP.ExportMetricsServiceRequest(decoding: bytes, as: encoding)
+      return Decoded(
+        normalized: encoding == .protobuf ? nil : request.encoded(as: .protobuf),
+        recordCount: request.dataPointCount,
+        producers: producers(
+          request.resourceMetrics.map { resource in
+            (
+              resource.resource,
+              resource.scopeMetrics.reduce(0) { total, scope in
+                scope.metrics.reduce(total) { $0 + $1.dataPointCount }
+              }
+            )
+          }))
+    }
   }
 
   private static func responseBody(

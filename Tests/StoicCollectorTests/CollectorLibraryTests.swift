@@ -143,7 +143,15 @@ struct CollectorLibraryTests {
       bodyChecksum: 0xDEAD_BEEF, recordCount: 7,
       producers: [.init(name: "a", records: 4), .init(name: "b", records: 3)],
       body: [1, 2, 3, 4, 5])
-    let entries: [CollectorEntry] = [.batch(batch), .duplicate(signal: .logs, key: "k")]
+    var compressed = batch
+    compressed.body = [0x1F, 0x8B, 8, 0]
+    compressed.bodyIsGzip = true
+    let entries: [CollectorEntry] = [
+      .batch(batch), .duplicate(signal: .logs, key: "k"), .batch(compressed),
+    ]
+    // A compressed body is marked as such (version 2), so no reader takes it for protobuf.
+    #expect(CollectorEntry.batch(compressed).encoded()[1] == 2)
+    #expect(CollectorEntry.batch(batch).encoded()[1] == 1)
     for entry in entries {
       let bytes = entry.encoded()
       #expect(bytes.withUnsafeBytes { CollectorEntry.decode($0, withBody: true) } == entry)
@@ -155,7 +163,7 @@ struct CollectorLibraryTests {
     }
     var random = SplitMix64(seed: 3)
     for _ in 0..<5000 {
-      var bytes = entries[Int.random(in: 0...1, using: &random)].encoded()
+      var bytes = entries[Int.random(in: 0..<entries.count, using: &random)].encoded()
       let index = Int.random(in: 0..<bytes.count, using: &random)
       bytes[index] = UInt8.random(in: 0...255, using: &random)
       _ = bytes.withUnsafeBytes { CollectorEntry.decode($0, withBody: true) }

@@ -22,6 +22,8 @@ struct ForwardingRun {
     /// Bytes written during the drain: the outbox's entries and the spool's checkpoints when
     /// the records left it.
     let forwardingBytes: UInt64
+    /// CPU seconds the process used during the drain (sender and collector, all threads).
+    let cpuSeconds: Double
 
     var recordsPerSecond: Double { Double(records) / seconds }
     /// Bytes forwarding wrote per forwarded record.
@@ -33,6 +35,8 @@ struct ForwardingRun {
     var writeCost: Double { (Double(recordBytes) + forwardingBytesPerRecord) / Double(recordBytes) }
     /// Megabytes (10^6 bytes) of spooled records drained per second.
     var megabytesPerSecond: Double { Double(records * recordBytes) / 1e6 / seconds }
+    /// CPU microseconds per forwarded record, sender and collector together.
+    var cpuMicrosecondsPerRecord: Double { cpuSeconds * 1e6 / Double(records) }
   }
 
   let encoding: OTLPEncoding
@@ -56,7 +60,7 @@ struct ForwardingRun {
     let compression = compression
     let options = ForwarderOptions(maxRecords: maxRecords, maxBytes: 16 << 20)
     let toCollector = toCollector
-    let (report, seconds) = try AsyncBridge.wait {
+    let (report, seconds, cpuSeconds) = try AsyncBridge.wait {
       let collector = try await Collector.start(
         CollectorOptions(dataDirectory: directory + "/collector"))
       let exporter = try OTLPExporter(
@@ -66,11 +70,13 @@ struct ForwardingRun {
       let forwarder = try await Forwarder.open(
         spool: spool, exporter: exporter, options: options, fileSystem: disk)
       let start = MonotonicClock.now()
+      let cpuStart = ProcessCPU.seconds()
       let report = try await forwarder.drain()
       let seconds = MonotonicClock.seconds(since: start)
+      let cpuSeconds = ProcessCPU.seconds() - cpuStart
       try await forwarder.close()
       try await collector.stop()
-      return (report, seconds)
+      return (report, seconds, cpuSeconds)
     }
     let forwarding = disk.reset()
     try spool.close()
@@ -82,7 +88,7 @@ struct ForwardingRun {
     return Sample(
       records: report.logRecordsDelivered, seconds: seconds,
       recordBytes: Self.recordBytes, spooledBytes: spooled.bytesWritten,
-      forwardingBytes: forwarding.bytesWritten)
+      forwardingBytes: forwarding.bytesWritten, cpuSeconds: cpuSeconds)
   }
 
   /// The call site every record names, so that each record's size is known.

@@ -1,9 +1,14 @@
+import Foundation
 import StoicForwarding
 
 /// End-to-end forwarding into the example collector on 127.0.0.1 (both in this process, on 2
 /// shared cores): records per second for protobuf and JSON, with and without gzip; the disk
 /// bytes written per forwarded record against its spooled size; and the drain rate of a
-/// backlog in MB/s of spooled data (32 MiB by default, 1 GiB with `--large`).
+/// backlog in MB/s of spooled data (32 MiB by default, 1 GiB with `--large`). With each figure,
+/// the CPU time (sender and collector together) per forwarded record.
+///
+/// `STOIC_BENCH_FORWARDING=NAME` runs one encoding's figure only (`protobuf+gzip`, …), or
+/// `backlog` only the backlog's: for a profiler.
 struct ForwardingScenario: Scenario {
   let id = "forwarding"
 
@@ -28,13 +33,16 @@ struct ForwardingScenario: Scenario {
     var writeCost: [Double] = []
     var forwardingOnly: [Double] = []
     var spooledPerRecord: [Double] = []
-    for run in 1...context.runs {
-      for (name, encoding) in Self.encodings {
+    var cpuPerRecord: [String: [Double]] = [:]
+    let only = ProcessInfo.processInfo.environment["STOIC_BENCH_FORWARDING"]
+    for run in 1...context.runs where only != "backlog" {
+      for (name, encoding) in Self.encodings where only == nil || only == name {
         context.progress("forwarding \(name) run \(run)/\(context.runs)")
         let sample = try context.inFreshDirectory(id) { directory in
           try encoding.measure(in: directory, records: records)
         }
         throughput[name, default: []].append(sample.recordsPerSecond)
+        cpuPerRecord[name, default: []].append(sample.cpuMicrosecondsPerRecord)
         if name == "protobuf+gzip" {
           writeCost.append(sample.writeCost)
           forwardingOnly.append(sample.forwardingBytesPerRecord)
@@ -48,13 +56,14 @@ struct ForwardingScenario: Scenario {
       try Self.encodings[0].run.measure(in: directory, records: 0, bytes: backlogBytes)
     }
     return results(
-      records: records, throughput: throughput, writeCost: writeCost,
+      records: records, throughput: throughput, cpuPerRecord: cpuPerRecord, writeCost: writeCost,
       bytesPerRecord: (Summary(forwardingOnly).median, Summary(spooledPerRecord).median),
       backlog: backlog, backlogBytes: backlogBytes)
   }
 
   private func results(
-    records: Int, throughput: [String: [Double]], writeCost: [Double],
+    records: Int, throughput: [String: [Double]], cpuPerRecord: [String: [Double]],
+    writeCost: [Double],
     bytesPerRecord: (forwarding: Double, spooled: Double), backlog: ForwardingRun.Sample,
     backlogBytes: UInt64
   ) -> [BenchResult] {
@@ -68,6 +77,12 @@ struct ForwardingScenario: Scenario {
     rate.peers = Self.encodings.dropFirst().map {
       .init(name: $0.name, summary: Summary(throughput[$0.name] ?? []))
     }
+    rate.notes = [
+      "CPU per record (sender and collector, all threads, median µs): "
+        + Self.encodings.map {
+          "\($0.name) \(Format.number(Summary(cpuPerRecord[$0.name] ?? []).median))"
+        }.joined(separator: ", ")
+    ]
     rate.targets = [
       TargetCheck(
         label: "protobuf+gzip ≥ 100,000 records/s", value: rate.stoic.median,
@@ -101,7 +116,10 @@ struct ForwardingScenario: Scenario {
     ]
     drain.notes = [
       "\(backlog.records) records in \(Format.number(backlog.seconds)) s = "
-        + "\(Format.number(backlog.recordsPerSecond)) records/s"
+        + "\(Format.number(backlog.recordsPerSecond)) records/s; CPU "
+        + "\(Format.number(backlog.cpuSeconds)) s = "
+        + "\(Format.number(backlog.cpuMicrosecondsPerRecord)) µs per record (sender and "
+        + "collector, all threads)"
     ]
     return [rate, cost, drain]
   }

@@ -43,6 +43,73 @@ public final class OTLPExporter: Sendable {
     self.scratch = SleepingLock(scratch)
   }
 
+  /// A request's body, encoded and compressed as configured, ready to be sent (by
+  /// ``export(_:idempotencyKey:)-(OTLPExporter.EncodedBody,_)``) as often as needed. A
+  /// forwarder encodes the next batch while the one before it is in flight.
+  public struct EncodedBody: Sendable {
+    /// The OTLP signal (endpoint path) it is sent to.
+    public let signal: OTLPSignal
+    /// The bytes sent: encoded, and compressed when the configuration says so.
+    public let bytes: [UInt8]
+    /// Whether ``bytes`` are gzip-compressed.
+    public let isGzip: Bool
+  }
+
+  /// `message` encoded and compressed as configured.
+  ///
+  /// - Throws: ``ForwardingError/Code/tooLarge`` for a body over
+  ///   ``OTLPExporterConfiguration/maximumBodyBytes``; ``ForwardingError/Code/compression`` if
+  ///   zlib fails.
+  public func encode(_ message: some OTLPMessage, signal: OTLPSignal) throws(ForwardingError)
+    -> EncodedBody
+  {
+    let encoding = configuration.encoding
+    let limit = configuration.maximumBodyBytes
+    return try scratch.withLock { (scratch) throws(ForwardingError) -> EncodedBody in
+      scratch.encoded.removeAll(keepingCapacity: true)
+      message.encode(as: encoding, into: &scratch.encoded)
+      guard scratch.encoded.count <= limit else {
+        throw ForwardingError(
+          .tooLarge, "a body of \(scratch.encoded.count) bytes is over the limit of \(limit)")
+      }
+      return try Self.body(scratch.encoded, signal: signal, compressor: scratch.compressor)
+    }
+  }
+
+  /// A body already encoded as protobuf (by a writer that builds it straight from stored
+  /// bytes), compressed as configured.
+  ///
+  /// - Throws: ``ForwardingError/Code/invalidArgument`` when the exporter sends JSON;
+  ///   ``ForwardingError/Code/tooLarge`` for a body over
+  ///   ``OTLPExporterConfiguration/maximumBodyBytes``; ``ForwardingError/Code/compression`` if
+  ///   zlib fails.
+  public func encode(protobuf bytes: [UInt8], signal: OTLPSignal) throws(ForwardingError)
+    -> EncodedBody
+  {
+    guard configuration.encoding == .protobuf else {
+      throw ForwardingError(.invalidArgument, "this exporter sends JSON, not protobuf")
+    }
+    let limit = configuration.maximumBodyBytes
+    guard bytes.count <= limit else {
+      throw ForwardingError(
+        .tooLarge, "a body of \(bytes.count) bytes is over the limit of \(limit)")
+    }
+    return try scratch.withLock { (scratch) throws(ForwardingError) -> EncodedBody in
+      try Self.body(bytes, signal: signal, compressor: scratch.compressor)
+    }
+  }
+
+  /// `bytes` as sent: compressed by `compressor` if there is one.
+  private static func body(_ bytes: [UInt8], signal: OTLPSignal, compressor: GzipCompressor?)
+    throws(ForwardingError) -> EncodedBody
+  {
+    guard let compressor else { return EncodedBody(signal: signal, bytes: bytes, isGzip: false) }
+    var compressed: [UInt8] = []
+    compressed.reserveCapacity(bytes.count / 4 + 64)
+    try compressor.compress(bytes, appendingTo: &compressed)
+    return EncodedBody(signal: signal, bytes: compressed, isGzip: true)
+  }
+
   /// The HTTP request that carries `message` under `idempotencyKey`: the body encoded and
   /// compressed as configured, with `Content-Type`, `Content-Encoding`, `Idempotency-Key` and
   /// the configured header fields.
@@ -54,6 +121,16 @@ public final class OTLPExporter: Sendable {
   public func request(
     for message: some OTLPMessage, signal: OTLPSignal, idempotencyKey: String?
   ) throws(ForwardingError) -> TransportRequest {
+    try request(for: encode(message, signal: signal), idempotencyKey: idempotencyKey)
+  }
+
+  /// The HTTP request that carries an encoded body under `idempotencyKey`.
+  ///
+  /// - Throws: ``ForwardingError/Code/invalidArgument`` for a key that cannot be a header
+  ///   value.
+  public func request(for body: EncodedBody, idempotencyKey: String?) throws(ForwardingError)
+    -> TransportRequest
+  {
     var headers = HTTPHeaders()
     headers.add("Content-Type", configuration.encoding.contentType)
     if let idempotencyKey {
@@ -65,25 +142,10 @@ public final class OTLPExporter: Sendable {
       }
       headers.add("Idempotency-Key", idempotencyKey)
     }
-    let encoding = configuration.encoding
-    let limit = configuration.maximumBodyBytes
-    let body = try scratch.withLock { (scratch) throws(ForwardingError) -> [UInt8] in
-      scratch.encoded.removeAll(keepingCapacity: true)
-      message.encode(as: encoding, into: &scratch.encoded)
-      guard scratch.encoded.count <= limit else {
-        throw ForwardingError(
-          .tooLarge, "a body of \(scratch.encoded.count) bytes is over the limit of \(limit)")
-      }
-      guard let compressor = scratch.compressor else { return scratch.encoded }
-      var compressed: [UInt8] = []
-      compressed.reserveCapacity(scratch.encoded.count / 4 + 64)
-      try compressor.compress(scratch.encoded, appendingTo: &compressed)
-      return compressed
-    }
-    if scratch.withLock({ $0.compressor != nil }) { headers.add("Content-Encoding", "gzip") }
+    if body.isGzip { headers.add("Content-Encoding", "gzip") }
     for (name, value) in configuration.headers.fields { headers.add(name, value) }
     return TransportRequest(
-      url: configuration.url(for: signal), headers: headers, body: body,
+      url: configuration.url(for: body.signal), headers: headers, body: body.bytes,
       timeout: configuration.timeout)
   }
 
@@ -109,19 +171,31 @@ public final class OTLPExporter: Sendable {
     try await send(request, signal: .metrics, idempotencyKey: idempotencyKey)
   }
 
-  private func send(_ message: some OTLPMessage, signal: OTLPSignal, idempotencyKey: String)
-    async throws(ForwardingError) -> DeliveryResponse
+  /// Sends an encoded body under `idempotencyKey` and returns what the answer means to the
+  /// outbox.
+  ///
+  /// - Throws: ``ForwardingError/Code/invalidArgument`` for a key that cannot be a header
+  ///   value; an outbox counts a thrown error as a network error.
+  public func export(_ body: EncodedBody, idempotencyKey: String) async throws(ForwardingError)
+    -> DeliveryResponse
   {
-    let request: TransportRequest
+    let request = try self.request(for: body, idempotencyKey: idempotencyKey)
     do {
-      request = try self.request(for: message, signal: signal, idempotencyKey: idempotencyKey)
-    } catch  where error.code == .tooLarge {
-      return .http(status: 413)
-    }
-    do {
-      return DeliveryResponse(otlp: try await transport.send(request), signal: signal)
+      return DeliveryResponse(otlp: try await transport.send(request), signal: body.signal)
     } catch {
       return DeliveryResponse(otlp: error)
     }
+  }
+
+  private func send(_ message: some OTLPMessage, signal: OTLPSignal, idempotencyKey: String)
+    async throws(ForwardingError) -> DeliveryResponse
+  {
+    let body: EncodedBody
+    do {
+      body = try encode(message, signal: signal)
+    } catch  where error.code == .tooLarge {
+      return .http(status: 413)
+    }
+    return try await export(body, idempotencyKey: idempotencyKey)
   }
 }

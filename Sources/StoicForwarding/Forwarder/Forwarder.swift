@@ -23,8 +23,10 @@ public import StoicTelemetry
 /// 2. Its key is derived from the spool's identity and the range (``SpoolRange/key(spool:)``);
 ///    the range (18 bytes, not the records) is recorded in the forwarder's `Outbox` under that
 ///    key, durably, before the first send.
-/// 3. It is read back from the spool, encoded as OTLP and sent with `Idempotency-Key`. The
-///    outbox classifies the answer: 2xx delivered; 408, 425, 429, 5xx and network errors
+/// 3. It is read back from the spool, encoded as OTLP and sent with `Idempotency-Key`: the
+///    reading and encoding run ahead, while the batch before it is in flight (prepared
+///    on the forwarder's thread); the sends go one at a time, in order. The outbox classifies
+///    the answer: 2xx delivered; 408, 425, 429, 5xx and network errors
 ///    retried with backoff (honouring `Retry-After`); other 4xx parked, and the rest go on; an
 ///    OTLP partial success is delivered and its rejected count reported.
 /// 4. Once acknowledged in the outbox, the batch's records leave the spool
@@ -60,6 +62,7 @@ public actor Forwarder {
   let source: SpoolBatchSource
   let events: EventSink
   let reader: BlockingExecutor
+  let prefetch: BatchPrefetch
   let sending: SleepingLock<ForwardingReport>
   /// The next sequence each stream's batches are formed from.
   var cursors: [SpoolStream: UInt64] = [:]
@@ -86,6 +89,7 @@ public actor Forwarder {
     self.events = events
     source = SpoolBatchSource(spool: spool, options: options)
     reader = BlockingExecutor()
+    prefetch = BatchPrefetch(source: source, exporter: exporter, reader: reader)
     sending = SleepingLock(ForwardingReport())
   }
 
@@ -169,16 +173,20 @@ public actor Forwarder {
     try await discardLost(&report)
     while true {
       let formed = try await formBatches(&report)
-      let pending = await outbox.pending.count
-      if pending == 0 {
+      let pending = await outbox.pending
+      if pending.isEmpty {
         try await release(&report)
         if formed == 0 { return }
         continue
       }
       sending.withLock { $0 = ForwardingReport() }
+      // The outbox sends its pending batches in this order: each one's body is prepared
+      // while the one before it is in flight.
+      prefetch.plan(pending.map { (key: $0.key, range: $0.item) })
       let drained = try await outbox.deliverPending(batch: .single) { [self] batch in
         try await send(batch)
       }
+      prefetch.plan([])
       report.add(sending.withLock { $0 })
       report.rejectedByReceiver += drained.rejectedByReceiver
       report.haltedBecause = drained.haltedBecause
@@ -256,24 +264,22 @@ public actor Forwarder {
     return nil
   }
 
-  /// Sends one batch; runs on the global executor, reading the spool on the forwarder's thread.
+  /// Sends one batch; runs on the global executor. Its body was prepared (read from the spool
+  /// on the forwarder's thread, encoded, compressed) while the batch before it was in flight,
+  /// and the next one's preparation starts now.
   private nonisolated func send(_ batch: OutboxBatch<SpoolRange>) async throws -> DeliveryResponse {
     guard let range = batch.entries.first?.item else { return .http(status: 200) }
-    let source = self.source
+    let prepared = try await prefetch.body(key: batch.key, range: range)
+    let records = prepared.records
+    let unreadable = prepared.unreadable
     let response: DeliveryResponse
-    let records: Int
-    let unreadable: Int
-    switch range.stream {
-    case .logs:
-      let read = try await reader.run { () throws(StoreError) in try source.logsRequest(range) }
-      records = read.records
-      unreadable = read.unreadable
-      response = try await exporter.export(read.request, idempotencyKey: batch.key)
-    case .metrics:
-      let read = try await reader.run { () throws(StoreError) in try source.metricsRequest(range) }
-      records = read.points
-      unreadable = read.unreadable
-      response = try await exporter.export(read.request, idempotencyKey: batch.key)
+    switch prepared.body {
+    case .success(let body):
+      response = try await exporter.export(body, idempotencyKey: batch.key)
+    case .failure(let error) where error.code == .tooLarge:
+      response = .http(status: 413)
+    case .failure(let error):
+      throw error
     }
     let classification = options.outbox.classifier.classify(
       response, nowMilliseconds: options.outbox.clock.now())

@@ -1,5 +1,12 @@
 public import StoicTelemetry
 
+extension UnsafeRawBufferPointer {
+  /// The UTF-8 of a static string (whose storage lives as long as the process).
+  fileprivate init(_ text: StaticString) {
+    self.init(start: text.utf8Start, count: text.utf8CodeUnitCount)
+  }
+}
+
 /// How a spooled `StoicTelemetry/LogRecord` becomes an OTLP log record: the same record
 /// always gives the same OTLP record (metadata sorted by key), so a batch re-formed after a
 /// restart has the same body.
@@ -45,6 +52,91 @@ public enum LogRecordMapping {
       timeUnixNano: time, observedTimeUnixNano: time, severityNumber: severity(record.level),
       severityText: record.level.description.uppercased(), body: .string(record.message),
       attributes: attributes)
+  }
+
+  /// The OTLP record of a spooled record, as protobuf, written from its encoded fields
+  /// (``StoicTelemetry/LogRecordFormat/fields(of:metadata:)``) without building strings or an
+  /// ``OTLP/LogRecord``: the same bytes as ``otlp(_:)`` encoded, field for field (a test holds
+  /// the two to that).
+  static func writeProtobuf(
+    _ record: LogRecordFields, sequence: UInt64,
+    metadata: [(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)],
+    to writer: inout ProtobufWriter
+  ) {
+    typealias Field = OTLPLogsProtobuf.LogRecordField
+    let time = UInt64(clamping: record.timeNanoseconds)
+    writer.fixed64(Field.timeUnixNano, time)
+    writer.int32(Field.severityNumber, severity(record.level).rawValue)
+    let text = severityTexts[Int(record.level.rawValue)]
+    writer.tag(Field.severityText, .lengthDelimited)
+    writer.varint(UInt64(text.count))
+    text.withUnsafeBufferPointer { writer.bytes.append($0) }
+    let body = writer.beginMessage(Field.body)
+    writeString(OTLPCommonProtobuf.AnyValueField.stringValue, record.message, to: &writer)
+    writer.endMessage(body)
+    for pair in metadata {
+      writeAttribute(pair.key, string: pair.value, to: &writer)
+    }
+    writeAttribute(.init(Keys.label), string: record.label, to: &writer)
+    if !record.source.isEmpty {
+      writeAttribute(.init(Keys.source), string: record.source, to: &writer)
+    }
+    if !record.file.isEmpty { writeAttribute(.init(Keys.file), string: record.file, to: &writer) }
+    if !record.function.isEmpty {
+      writeAttribute(.init(Keys.function), string: record.function, to: &writer)
+    }
+    writeAttribute(.init(Keys.line), int: Int64(clamping: record.line), to: &writer)
+    writeAttribute(.init(Keys.sequence), int: Int64(clamping: sequence), to: &writer)
+    writer.fixed64(Field.observedTimeUnixNano, time)
+  }
+
+  /// The attribute keys ``otlp(_:)`` adds, as UTF-8.
+  private enum Keys {
+    static let label: StaticString = "log.label"
+    static let source: StaticString = "log.source"
+    static let file: StaticString = "code.filepath"
+    static let function: StaticString = "code.function"
+    static let line: StaticString = "code.lineno"
+    static let sequence: StaticString = "stoic.sequence"
+  }
+
+  /// Each level's severity text, by raw value, as UTF-8.
+  private static let severityTexts: [[UInt8]] = (0...UInt8.max).map { raw in
+    LogLevel(rawValue: raw).map { Array($0.description.uppercased().utf8) } ?? []
+  }
+
+  /// A string field written even when empty (a oneof member).
+  private static func writeString(
+    _ field: Int, _ bytes: UnsafeRawBufferPointer, to writer: inout ProtobufWriter
+  ) {
+    writer.tag(field, .lengthDelimited)
+    writer.varint(UInt64(bytes.count))
+    writer.bytes.append(bytes.assumingMemoryBound(to: UInt8.self))
+  }
+
+  /// A `KeyValue` attribute (field 6) with a string value.
+  private static func writeAttribute(
+    _ key: UnsafeRawBufferPointer, string value: UnsafeRawBufferPointer,
+    to writer: inout ProtobufWriter
+  ) {
+    let pair = writer.beginMessage(OTLPLogsProtobuf.LogRecordField.attributes)
+    if !key.isEmpty { writeString(OTLPCommonProtobuf.KeyValueField.key, key, to: &writer) }
+    let slot = writer.beginMessage(OTLPCommonProtobuf.KeyValueField.value)
+    writeString(OTLPCommonProtobuf.AnyValueField.stringValue, value, to: &writer)
+    writer.endMessage(slot)
+    writer.endMessage(pair)
+  }
+
+  /// A `KeyValue` attribute (field 6) with an integer value.
+  private static func writeAttribute(
+    _ key: UnsafeRawBufferPointer, int value: Int64, to writer: inout ProtobufWriter
+  ) {
+    let pair = writer.beginMessage(OTLPLogsProtobuf.LogRecordField.attributes)
+    writeString(OTLPCommonProtobuf.KeyValueField.key, key, to: &writer)
+    let slot = writer.beginMessage(OTLPCommonProtobuf.KeyValueField.value)
+    writer.presentVarint(OTLPCommonProtobuf.AnyValueField.intValue, UInt64(bitPattern: value))
+    writer.endMessage(slot)
+    writer.endMessage(pair)
   }
 
   /// Metadata as attributes, sorted by key.

@@ -143,25 +143,71 @@ public struct SpoolBatchSource: Sendable {
     var records: [OTLP.LogRecord] = []
     var unreadable = 0
     try spool.logs.forEachRecord(from: range.first, through: range.last) { entry in
-      switch entry {
-      case .record(let record):
-        records.append(LogRecordMapping.otlp(record))
-      case .unreadable(let entry):
-        unreadable += 1
-        records.append(
-          OTLP.LogRecord(
-            body: .bytes(entry.bytes),
-            attributes: [
-              OTLP.KeyValue("stoic.unreadable", .string("\(entry.reason)")),
-              OTLP.KeyValue("stoic.sequence", .int(Int64(clamping: entry.sequence))),
-            ]))
-      }
+      if case .unreadable = entry { unreadable += 1 }
+      records.append(Self.otlp(entry))
     }
     let request = OTLP.ExportLogsServiceRequest(resourceLogs: [
       OTLP.ResourceLogs(
         resource: resource, scopeLogs: [OTLP.ScopeLogs(scope: scope, logRecords: records)])
     ])
     return (request, records.count, unreadable)
+  }
+
+  /// The OTLP record of a spooled entry: its mapping, or for one this build could not decode,
+  /// its bytes with the attribute `stoic.unreadable`.
+  static func otlp(_ entry: LogEntry) -> OTLP.LogRecord {
+    switch entry {
+    case .record(let record):
+      return LogRecordMapping.otlp(record)
+    case .unreadable(let entry):
+      return OTLP.LogRecord(
+        body: .bytes(entry.bytes),
+        attributes: [
+          OTLP.KeyValue("stoic.unreadable", .string("\(entry.reason)")),
+          OTLP.KeyValue("stoic.sequence", .int(Int64(clamping: entry.sequence))),
+        ])
+    }
+  }
+
+  /// The log records of `range` as the protobuf of the request ``logsRequest(_:)`` gives,
+  /// byte for byte, written straight from the spool's encoded records: a record with flat
+  /// metadata goes from its bytes to protobuf without a `String` or an `OTLP.LogRecord`
+  /// (``LogRecordMapping``); any other is decoded and mapped as ``logsRequest(_:)`` does.
+  ///
+  /// - Throws: The spool's errors.
+  public func logsProtobuf(_ range: SpoolRange) throws(StoreError) -> (
+    body: [UInt8], records: Int, unreadable: Int
+  ) {
+    var writer = ProtobufWriter(capacity: 64 << 10)
+    var records = 0
+    var unreadable = 0
+    var failure: StoreError?
+    var metadata: [(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)] = []
+    OTLPLogsProtobuf.writeRequest(resource: resource, scope: scope, to: &writer) { writer in
+      do throws(StoreError) {
+        try spool.logs.forEachEncodedRecord(from: range.first, through: range.last) {
+          (sequence, bytes) in
+          records += 1
+          let slot = writer.beginMessage(OTLPLogsProtobuf.ScopeLogsField.logRecords)
+          if let fields = LogRecordFormat.fields(of: bytes, metadata: &metadata) {
+            LogRecordMapping.writeProtobuf(
+              fields, sequence: sequence, metadata: metadata, to: &writer)
+          } else {
+            let entry = LogEntry(sequence: sequence, bytes: bytes)
+            if case .unreadable = entry { unreadable += 1 }
+            OTLPLogsProtobuf.write(Self.otlp(entry), to: &writer)
+          }
+          writer.endMessage(slot)
+        }
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw failure }
+    var body: [UInt8] = []
+    body.reserveCapacity(writer.bytes.count)
+    writer.bytes.copy(appendingTo: &body)
+    return (body, records, unreadable)
   }
 
   /// The samples of `range` as a request, with how many data points there are and how many
@@ -181,6 +227,35 @@ public struct SpoolBatchSource: Sendable {
         resource: resource, scopeMetrics: [OTLP.ScopeMetrics(scope: scope, metrics: metrics)])
     ])
     return (request, request.dataPointCount, summary.newerRecords + summary.damagedRecords)
+  }
+
+  /// The records of `range` as a request body, encoded and compressed by `exporter`, with how
+  /// many records it holds and how many of them this build could not read.
+  ///
+  /// - Throws: The spool's errors (an encoding error is returned in the body).
+  func prepare(_ range: SpoolRange, exporter: OTLPExporter) throws(StoreError)
+    -> BatchPrefetch.Prepared
+  {
+    switch range.stream {
+    case .logs where exporter.configuration.encoding == .protobuf:
+      let read = try logsProtobuf(range)
+      return BatchPrefetch.Prepared(
+        body: Result { () throws(ForwardingError) in
+          try exporter.encode(protobuf: read.body, signal: .logs)
+        }, records: read.records, unreadable: read.unreadable)
+    case .logs:
+      let read = try logsRequest(range)
+      return BatchPrefetch.Prepared(
+        body: Result { () throws(ForwardingError) in
+          try exporter.encode(read.request, signal: .logs)
+        }, records: read.records, unreadable: read.unreadable)
+    case .metrics:
+      let read = try metricsRequest(range)
+      return BatchPrefetch.Prepared(
+        body: Result { () throws(ForwardingError) in
+          try exporter.encode(read.request, signal: .metrics)
+        }, records: read.points, unreadable: read.unreadable)
+    }
   }
 
   /// Releases the stream's records through `sequence` (acknowledged batches).

@@ -66,6 +66,24 @@ enum OTLPLogsProtobuf {
     }
   }
 
+  /// A request of one `ResourceLogs` with one `ScopeLogs`, whose log records `records` writes
+  /// (each as a whole field: ``ScopeLogsField/logRecords``, its length, its fields): the same
+  /// bytes as the request holding those records written by ``write(_:to:)-(OTLP.ExportLogsServiceRequest,_)``.
+  static func writeRequest(
+    resource: OTLP.Resource, scope: OTLP.InstrumentationScope,
+    to writer: inout ProtobufWriter, records: (inout ProtobufWriter) -> Void
+  ) {
+    writer.message(ExportLogsServiceRequestField.resourceLogs) { message in
+      message.message(ResourceLogsField.resource) {
+        OTLPCommonProtobuf.write(resource, to: &$0)
+      }
+      message.message(ResourceLogsField.scopeLogs) { scopeLogs in
+        scopeLogs.message(ScopeLogsField.scope) { OTLPCommonProtobuf.write(scope, to: &$0) }
+        records(&scopeLogs)
+      }
+    }
+  }
+
   static func write(_ scopeLogs: OTLP.ScopeLogs, to writer: inout ProtobufWriter) {
     if let scope = scopeLogs.scope {
       writer.message(ScopeLogsField.scope) { OTLPCommonProtobuf.write(scope, to: &$0) }

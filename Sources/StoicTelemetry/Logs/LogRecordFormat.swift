@@ -303,6 +303,50 @@ public enum LogRecordFormat {
       line: line)
   }
 
+  /// The fields of an encoded record of this build's ``version`` whose metadata is flat (every
+  /// value a string, every key ASCII), borrowed from `bytes`; the metadata's pairs go into
+  /// `metadata` (emptied first, kept by the caller from one record to the next), sorted by key.
+  /// Checked as ``decode(_:sequence:)-(UnsafeRawBufferPointer,_)`` checks them (lengths,
+  /// UTF-8, unique keys, nothing after the line): `nil` for a record that does not check, and
+  /// for one with nested metadata or a key beyond ASCII, which a caller decodes instead.
+  public static func fields(
+    of bytes: UnsafeRawBufferPointer,
+    metadata: inout [(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)]
+  ) -> LogRecordFields? {
+    metadata.removeAll(keepingCapacity: true)
+    guard bytes.first == version, let header = header(of: bytes), let level = header.level
+    else { return nil }
+    var reader = Reader(bytes: bytes, offset: headerSize)
+    do throws(LogRecordDecodingError) {
+      let label = try reader.utf8()
+      let message = try reader.utf8()
+      let count = try reader.count()
+      for _ in 0..<count {
+        let key = try reader.utf8()
+        guard key.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let kind = try reader.byte()
+        guard kind == kindString || kind == kindStringConvertible else { return nil }
+        metadata.append((key, try reader.utf8()))
+      }
+      // ASCII keys: byte order is the order of `String`'s `<`, byte equality its `==`.
+      metadata.sort { $0.key.lexicographicallyPrecedes($1.key) }
+      for index in metadata.indices.dropFirst()
+      where metadata[index].key.elementsEqual(metadata[index - 1].key) {
+        return nil
+      }
+      let source = try reader.utf8()
+      let file = try reader.utf8()
+      let function = try reader.utf8()
+      let line = try reader.varint()
+      guard reader.offset == bytes.count, UInt(exactly: line) != nil else { return nil }
+      return LogRecordFields(
+        level: level, timeNanoseconds: header.timeNanoseconds, label: label, message: message,
+        source: source, file: file, function: function, line: line)
+    } catch {
+      return nil
+    }
+  }
+
   /// Reads the encoding, every read checked against the bytes left.
   struct Reader {
     let bytes: UnsafeRawBufferPointer
@@ -341,6 +385,18 @@ public enum LogRecordFormat {
       let value = try varint()
       guard value <= UInt64(bytes.count - offset) else { throw .truncated(offset: start) }
       return Int(value)
+    }
+
+    /// A string's UTF-8, borrowed, checked as ``string()`` checks it (without building a
+    /// `String` for ASCII).
+    mutating func utf8() throws(LogRecordDecodingError) -> UnsafeRawBufferPointer {
+      let start = offset
+      let count = try count()
+      let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
+      guard slice.allSatisfy({ $0 < 0x80 }) || String(validating: slice, as: UTF8.self) != nil
+      else { throw .invalidUTF8(offset: start) }
+      offset += count
+      return slice
     }
 
     mutating func string() throws(LogRecordDecodingError) -> String {

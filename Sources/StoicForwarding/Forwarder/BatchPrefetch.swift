@@ -1,0 +1,77 @@
+internal import StoicStore
+
+/// The bodies of the batches a drain sends next, read from the spool, encoded and compressed
+/// ahead of their turn: while one batch is in flight (on the network, at the receiver, its
+/// acknowledgement being written), the next is prepared on the forwarder's reader thread, so
+/// the two cores work at once instead of in turn.
+///
+/// Only reading and encoding run ahead. Sending stays where the outbox puts it: one batch at a
+/// time, in the outbox's order, each recorded before its send and released after its
+/// acknowledgement. A prepared body is what reading the range at its send would give (the
+/// records of a range are durable and never change), so a batch resent later, by this drain or
+/// after a restart, carries the same body under the same key.
+final class BatchPrefetch: Sendable {
+  /// A batch's body and what it holds.
+  struct Prepared: Sendable {
+    /// The body, or the error encoding it gave (``ForwardingError/Code/tooLarge``: answered
+    /// 413 without a send).
+    var body: Result<OTLPExporter.EncodedBody, ForwardingError>
+    /// Log records or data points.
+    var records: Int
+    /// Records this build could not decode.
+    var unreadable: Int
+  }
+
+  private let source: SpoolBatchSource
+  private let exporter: OTLPExporter
+  private let reader: BlockingExecutor
+  /// Preparations started, by key, and the range each key's successor in the drain's order.
+  private let state = SleepingLock(State())
+
+  private struct State {
+    var started: [String: Task<Prepared, any Error>] = [:]
+    var next: [String: (key: String, range: SpoolRange)] = [:]
+  }
+
+  init(source: SpoolBatchSource, exporter: OTLPExporter, reader: BlockingExecutor) {
+    self.source = source
+    self.exporter = exporter
+    self.reader = reader
+  }
+
+  /// Sets the order a drain will send in (the outbox's pending batches); forgets whatever was
+  /// prepared for an earlier one.
+  func plan(_ batches: [(key: String, range: SpoolRange)]) {
+    state.withLock { state in
+      state.started = [:]
+      state.next = [:]
+      for (index, batch) in batches.enumerated().dropLast() {
+        state.next[batch.key] = batches[index + 1]
+      }
+    }
+  }
+
+  /// The body of `range`, sent under `key`: the one prepared ahead if there is one, else
+  /// prepared now. Starts preparing the batch after it.
+  func body(key: String, range: SpoolRange) async throws -> Prepared {
+    let task = state.withLock { state in
+      let task = state.started.removeValue(forKey: key) ?? start(range)
+      if let next = state.next[key], state.started[next.key] == nil {
+        state.started[next.key] = start(next.range)
+      }
+      return task
+    }
+    return try await task.value
+  }
+
+  private func start(_ range: SpoolRange) -> Task<Prepared, any Error> {
+    let source = source
+    let exporter = exporter
+    let reader = reader
+    return Task {
+      try await reader.run { () throws(StoreError) in
+        try source.prepare(range, exporter: exporter)
+      }
+    }
+  }
+}

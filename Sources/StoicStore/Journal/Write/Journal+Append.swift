@@ -131,14 +131,17 @@ extension Journal {
   ) throws(StoreError) -> Range<UInt64> {
     let batch = JournalBatch(records: records, frameBytes: frameBytes, durable: durable)
     // An appender that must wait arrives at the group commit in the same critical section as
-    // its write: a leader gathering appenders sees it as soon as its record is there.
-    func write(_ core: inout JournalCore, exclusive: Bool) throws(StoreError) -> (
-      Written, DurableStep?
-    )? {
+    // its write: a leader gathering appenders sees it as soon as its record is there. The step
+    // is kept apart from the written range so that an append that does not wait (the common
+    // case) moves no group-commit state around.
+    var step: DurableStep?
+    func write(_ core: inout JournalCore, exclusive: Bool) throws(StoreError) -> Written? {
       guard let written = try writeBatch(batch, core: &core, exclusive: exclusive, encode: encode)
       else { return nil }
-      guard written.waits, let last = written.sequences.last else { return (written, nil) }
-      return (written, arriveDurable(last, core: &core))
+      if written.waits, let last = written.sequences.last {
+        step = arriveDurable(last, core: &core)
+      }
+      return written
     }
     var outcome = try state.withLock { (core) throws(StoreError) in
       try write(&core, exclusive: false)
@@ -149,7 +152,7 @@ extension Journal {
         try write(&core, exclusive: true)
       }
     }
-    guard let (written, step) = outcome else {
+    guard let written = outcome else {
       throw StoreError(
         .internalInconsistency, "journal append could not roll its segment", path: directory)
     }

@@ -44,7 +44,7 @@ public final class OTLPExporter: Sendable {
   }
 
   /// A request's body, encoded and compressed as configured, ready to be sent (by
-  /// ``export(_:idempotencyKey:)-(OTLPExporter.EncodedBody,_)``) as often as needed. A
+  /// ``OTLPExporter/export(_:idempotencyKey:)-(EncodedBody,_)``) as often as needed. A
   /// forwarder encodes the next batch while the one before it is in flight.
   public struct EncodedBody: Sendable {
     /// The OTLP signal (endpoint path) it is sent to.

@@ -9,8 +9,9 @@ import CStoicAtomics
 /// search over ``bounds``), adds it to the sum and folds it into the minimum and maximum
 /// (compare-and-swap loops), then adds one to the bucket, all in the live file: when
 /// ``record(_:)`` returns, the value is counted in the kernel. The bucket is added
-/// last, so a crash in the middle of a recording never counts a value whose sum is missing; the
-/// count is the sum of the buckets. Safe to use from any thread.
+/// last, so a crash in the middle of a recording never counts a value whose sum is missing (the
+/// sum may instead hold that unacknowledged value without its bucket: one value per crash that
+/// interrupted a recording); the count is the sum of the buckets. Safe to use from any thread.
 public final class HistogramSeries: @unchecked Sendable {
   let series: MetricsSeries
   /// The buckets' upper bounds: bucket `i` counts values in `(bounds[i - 1], bounds[i]]`.

@@ -71,22 +71,9 @@ package struct JournalWorkload: PowerCutWorkload {
     let journal = try Journal.open(
       directory: StorePath.join(directory, "journal"), fileSystem: PosixFileSystem(),
       options: options)
-    let failure = PowerCutShared<String?>(nil)
-    let done = DispatchGroup()
-    for appender in 0..<appenders {
-      done.enter()
-      let thread = Thread {
-        defer { done.leave() }
-        do {
-          try append(journal, appender: appender, acknowledgements, seed: seed)
-        } catch {
-          failure.update { $0 = $0 ?? "appender \(appender): \(error)" }
-        }
-      }
-      thread.start()
+    try PowerCutAppenders.run(appenders) { appender in
+      try append(journal, appender: appender, acknowledgements, seed: seed)
     }
-    done.wait()
-    if let failure = failure.value { throw PowerCutError(failure) }
   }
 
   /// One thread's appends.

@@ -53,22 +53,9 @@ package struct TelemetryLogsWorkload: PowerCutWorkload {
   ) async throws {
     let spool = try TelemetrySpool.open(
       at: StorePath.join(directory, "spool"), options: options(mutated: true))
-    let failure = PowerCutShared<String?>(nil)
-    let done = DispatchGroup()
-    for appender in 0..<Self.appenders {
-      done.enter()
-      let thread = Thread {
-        defer { done.leave() }
-        do {
-          try log(spool.logs, appender: appender, acknowledgements, seed: seed)
-        } catch {
-          failure.update { $0 = $0 ?? "appender \(appender): \(error)" }
-        }
-      }
-      thread.start()
+    try PowerCutAppenders.run(Self.appenders) { appender in
+      try log(spool.logs, appender: appender, acknowledgements, seed: seed)
     }
-    done.wait()
-    if let failure = failure.value { throw PowerCutError(failure) }
   }
 
   /// One thread's records and flushes.

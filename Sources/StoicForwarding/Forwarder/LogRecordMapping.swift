@@ -36,18 +36,19 @@ public enum LogRecordMapping {
   public static func otlp(_ record: LogRecord) -> OTLP.LogRecord {
     let time = UInt64(clamping: record.timeNanoseconds)
     var attributes = attributes(record.metadata)
-    attributes.append(OTLP.KeyValue("log.label", .string(record.label)))
+    attributes.append(OTLP.KeyValue(Keys.label.description, .string(record.label)))
     if !record.source.isEmpty {
-      attributes.append(OTLP.KeyValue("log.source", .string(record.source)))
+      attributes.append(OTLP.KeyValue(Keys.source.description, .string(record.source)))
     }
     if !record.file.isEmpty {
-      attributes.append(OTLP.KeyValue("code.filepath", .string(record.file)))
+      attributes.append(OTLP.KeyValue(Keys.file.description, .string(record.file)))
     }
     if !record.function.isEmpty {
-      attributes.append(OTLP.KeyValue("code.function", .string(record.function)))
+      attributes.append(OTLP.KeyValue(Keys.function.description, .string(record.function)))
     }
-    attributes.append(OTLP.KeyValue("code.lineno", .int(Int64(clamping: record.line))))
-    attributes.append(OTLP.KeyValue("stoic.sequence", .int(Int64(clamping: record.sequence))))
+    attributes.append(OTLP.KeyValue(Keys.line.description, .int(Int64(clamping: record.line))))
+    attributes.append(
+      OTLP.KeyValue(Keys.sequence.description, .int(Int64(clamping: record.sequence))))
     return OTLP.LogRecord(
       timeUnixNano: time, observedTimeUnixNano: time, severityNumber: severity(record.level),
       severityText: record.level.description.uppercased(), body: .string(record.message),
@@ -90,7 +91,8 @@ public enum LogRecordMapping {
     writer.fixed64(Field.observedTimeUnixNano, time)
   }
 
-  /// The attribute keys ``otlp(_:)`` adds, as UTF-8.
+  /// The attribute keys a record gets besides its metadata, for ``otlp(_:)`` and the direct
+  /// protobuf path alike.
   private enum Keys {
     static let label: StaticString = "log.label"
     static let source: StaticString = "log.source"

@@ -190,12 +190,23 @@ public final class OTLPExporter: Sendable {
   private func send(_ message: some OTLPMessage, signal: OTLPSignal, idempotencyKey: String)
     async throws(ForwardingError) -> DeliveryResponse
   {
-    let body: EncodedBody
-    do {
-      body = try encode(message, signal: signal)
-    } catch  where error.code == .tooLarge {
-      return .http(status: 413)
-    }
+    let body = Result { () throws(ForwardingError) in try encode(message, signal: signal) }
     return try await export(body, idempotencyKey: idempotencyKey)
+  }
+
+  /// Sends a body that was encoded ahead, or answers for it when encoding failed: a body over
+  /// ``OTLPExporterConfiguration/maximumBodyBytes`` is not sent, its answer is
+  /// `.http(status: 413)`; another encoding error is thrown.
+  func export(_ body: Result<EncodedBody, ForwardingError>, idempotencyKey: String)
+    async throws(ForwardingError) -> DeliveryResponse
+  {
+    switch body {
+    case .success(let body):
+      return try await export(body, idempotencyKey: idempotencyKey)
+    case .failure(let error) where error.code == .tooLarge:
+      return .http(status: 413)
+    case .failure(let error):
+      throw error
+    }
   }
 }

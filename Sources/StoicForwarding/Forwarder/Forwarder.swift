@@ -272,15 +272,7 @@ public actor Forwarder {
     let prepared = try await prefetch.body(key: batch.key, range: range)
     let records = prepared.records
     let unreadable = prepared.unreadable
-    let response: DeliveryResponse
-    switch prepared.body {
-    case .success(let body):
-      response = try await exporter.export(body, idempotencyKey: batch.key)
-    case .failure(let error) where error.code == .tooLarge:
-      response = .http(status: 413)
-    case .failure(let error):
-      throw error
-    }
+    let response = try await exporter.export(prepared.body, idempotencyKey: batch.key)
     let classification = options.outbox.classifier.classify(
       response, nowMilliseconds: options.outbox.clock.now())
     sending.withLock { report in

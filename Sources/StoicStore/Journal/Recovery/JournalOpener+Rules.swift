@@ -147,14 +147,23 @@ extension JournalOpener {
     defer { try? fileSystem.close(handle) }
     // Its records are durable first (a marker claims only what a sync made durable).
     try fileSystem.sync(handle)
-    let marker = JournalFrame.marker(
-      durableSequence: scan.lastSequence, durableEnd: scan.validEnd, segmentFirst: segment.first,
-      position: scan.validEnd)
-    try fileSystem.write(handle, marker, at: scan.validEnd)
-    try fileSystem.sync(handle)
-    scan.validEnd += UInt64(marker.count)
+    scan.validEnd = try writeDurableMarker(
+      handle, through: scan.lastSequence, at: scan.validEnd, segmentFirst: segment.first)
     scan.fileSize = scan.validEnd
     scan.endsDurablyMarked = true
+  }
+
+  /// Writes at `end` a sync marker claiming the segment's records through `sequence`, all of
+  /// which a sync has already made durable (a marker claims only that), and syncs it. Returns
+  /// the segment's new end.
+  func writeDurableMarker(
+    _ handle: StoreFileHandle, through sequence: UInt64, at end: UInt64, segmentFirst: UInt64
+  ) throws(StoreError) -> UInt64 {
+    let marker = JournalFrame.marker(
+      durableSequence: sequence, durableEnd: end, segmentFirst: segmentFirst, position: end)
+    try fileSystem.write(handle, marker, at: end)
+    try fileSystem.sync(handle)
+    return end + UInt64(marker.count)
   }
 
   /// @O: no active segment is left and every sequence is used (the last record, or the

@@ -183,12 +183,8 @@ struct JournalOpener {
           // Records before this segment are missing, so only a durable marker in it keeps a
           // later open from taking it for the segment after a torn seal (@F), which would
           // remove what is appended to it from now on.
-          let marker = JournalFrame.marker(
-            durableSequence: scan.lastSequence, durableEnd: end, segmentFirst: first,
-            position: end)
-          try fileSystem.write(handle, marker, at: end)
-          end += UInt64(marker.count)
-          try fileSystem.sync(handle)
+          end = try writeDurableMarker(
+            handle, through: scan.lastSequence, at: end, segmentFirst: first)
           marked = true
         }
       } catch {

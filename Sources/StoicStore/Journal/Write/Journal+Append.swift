@@ -131,15 +131,12 @@ extension Journal {
   ) throws(StoreError) -> Range<UInt64> {
     let batch = JournalBatch(records: records, frameBytes: frameBytes, durable: durable)
     // An appender that must wait arrives at the group commit in the same critical section as
-    // its write: a leader gathering appenders sees it as soon as its record is there. The step
-    // is kept apart from the written range so that an append that does not wait (the common
-    // case) moves no group-commit state around.
-    var step: DurableStep?
+    // its write: a leader gathering appenders sees it as soon as its record is there.
     func write(_ core: inout JournalCore, exclusive: Bool) throws(StoreError) -> Written? {
-      guard let written = try writeBatch(batch, core: &core, exclusive: exclusive, encode: encode)
+      guard var written = try writeBatch(batch, core: &core, exclusive: exclusive, encode: encode)
       else { return nil }
       if written.waits, let last = written.sequences.last {
-        step = arriveDurable(last, core: &core)
+        written.arrival = arriveDurable(last, core: &core)
       }
       return written
     }
@@ -158,8 +155,8 @@ extension Journal {
     }
     if written.sequences.isEmpty { return written.sequences }
     if written.rolled, options.backgroundMaintenance { scheduleSeal() }
-    if let step {
-      try follow(step)
+    if let arrival = written.arrival {
+      try follow(arrival)
     } else if case .interval(let interval) = options.syncPolicy {
       scheduleFlush(after: interval)
     }
@@ -172,6 +169,10 @@ extension Journal {
     var waits: Bool
     /// The append replaced a full segment, whose seal is now pending.
     var rolled = false
+    /// For an appender that waits: the group commit's decision when it arrived, in the
+    /// critical section of its write. Trivially copyable, so the append that does not wait
+    /// (the common case) moves no group-commit state around.
+    var arrival: Arrival?
   }
 
   /// What one append writes: `records` frames of `frameBytes` in all.

@@ -1,8 +1,8 @@
 import Dispatch
 
 extension Journal {
-  /// What a durable appender does next, decided under the lock by the group commit
-  /// (``JournalGroupCommit``).
+  /// What a durable appender does next: the group commit's ``Arrival`` with what the journal
+  /// holds for it (a semaphore, an error), looked up under the lock.
   enum DurableStep {
     case done
     case fail(StoreError)
@@ -11,21 +11,36 @@ extension Journal {
     case lead(gather: Duration, wake: DispatchSemaphore?)
   }
 
-  /// Under the lock: the appender of `sequence` arrives at the group commit.
-  func arriveDurable(_ sequence: UInt64, core: inout JournalCore) -> DurableStep {
-    let (step, wakeLeader) = core.groupCommit.arrive(
+  /// The group commit's decision for one appender, as ``JournalGroupCommit`` makes it: a few
+  /// bytes with nothing to retain, so an append can carry it out of its critical section at
+  /// no cost (the common append, which does not wait, carries `nil`).
+  typealias Arrival = JournalGroupCommit<DispatchSemaphore>.Step
+
+  /// Under the lock: the appender of `sequence` arrives at the group commit. A leader that will
+  /// gather gets its wake-up semaphore here, in the same critical section, so an appender
+  /// arriving next can end the gathering.
+  func arriveDurable(_ sequence: UInt64, core: inout JournalCore) -> Arrival {
+    let (arrival, wakeLeader) = core.groupCommit.arrive(
       sequence, unsynced: core.unsyncedRecords, waiter: { DispatchSemaphore(value: 0) })
     if wakeLeader {
       core.leaderWake?.signal()
       core.leaderWake = nil
     }
-    return durableStep(step, core: &core)
+    began(arrival, core: &core)
+    return arrival
   }
 
-  /// The group commit's step in the journal's terms (a semaphore to wait on, an error).
-  private func durableStep(
-    _ step: JournalGroupCommit<DispatchSemaphore>.Step, core: inout JournalCore
-  ) -> DurableStep {
+  /// Under the lock, as the group commit hands out `step`: a leader that gathers gets the
+  /// semaphore through which the appender that completes its group wakes it.
+  private func began(_ step: Arrival, core: inout JournalCore) {
+    if case .lead(let gather) = step, gather > .zero {
+      core.leaderWake = DispatchSemaphore(value: 0)
+    }
+  }
+
+  /// Under the lock: the group commit's step in the journal's terms (a semaphore to wait on,
+  /// an error). A waiter whose entry is gone was covered by a sync in the meantime.
+  private func durableStep(_ step: Arrival, core: inout JournalCore) -> DurableStep {
     switch step {
     case .durable:
       return .done
@@ -38,10 +53,9 @@ extension Journal {
       }
       return .wait(ticket: ticket, entry.waiter)
     case .lead(let gather):
-      guard gather > .zero else { return .lead(gather: .zero, wake: nil) }
-      let wake = DispatchSemaphore(value: 0)
-      core.leaderWake = wake
-      return .lead(gather: gather, wake: wake)
+      // A gathering leader's semaphore is gone only if the group was completed meanwhile:
+      // it syncs at once.
+      return .lead(gather: gather, wake: gather > .zero ? core.leaderWake : nil)
     }
   }
 
@@ -49,7 +63,22 @@ extension Journal {
   /// this thread waits for the sync that covers it, or leads one for everyone waiting (group
   /// commit, ``JournalGroupCommit``).
   func awaitDurable(_ sequence: UInt64) throws(StoreError) {
-    try follow(state.withLock { core in arriveDurable(sequence, core: &core) })
+    try follow(
+      state.withLock { core in durableStep(arriveDurable(sequence, core: &core), core: &core) })
+  }
+
+  /// Carries out an appender's `arrival`, decided in the critical section of its write, until
+  /// its record is durable. Only a step that needs the journal's state (a semaphore, an error)
+  /// takes the lock again.
+  func follow(_ arrival: Arrival) throws(StoreError) {
+    switch arrival {
+    case .durable:
+      return
+    case .lead(let gather) where gather == .zero:
+      try leadSync(gather: .zero, wake: nil)
+    default:
+      try follow(state.withLock { core in durableStep(arrival, core: &core) })
+    }
   }
 
   /// Carries out `step` and the steps after it until the record is durable.
@@ -65,7 +94,9 @@ extension Journal {
         semaphore.wait()
         step = state.withLock { core in
           let usable = core.poison == nil && !core.closed
-          return durableStep(core.groupCommit.resume(ticket, usable: usable), core: &core)
+          let next = core.groupCommit.resume(ticket, usable: usable)
+          began(next, core: &core)
+          return durableStep(next, core: &core)
         }
       case .lead(let gather, let wake):
         // The leader syncs through the last appended record, its own included.

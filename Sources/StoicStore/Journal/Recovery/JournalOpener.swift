@@ -27,9 +27,17 @@ struct JournalOpener {
         "journal options out of range: maxRecordSize 0...1 GiB, readWindow and segmentSize > 0",
         path: directory)
     }
-    try fileSystem.createDirectoryDurably(directory)
     let lockPath = StorePath.join(directory, JournalFileNames.lock)
-    let lockHandle = try fileSystem.open(lockPath, .createOrOpen)
+    // The directory is made (durably) only when the lock file cannot be opened for want of it:
+    // an existing journal's open reads its directory once, in the recovery below.
+    let lockHandle: StoreFileHandle
+    do throws(StoreError) {
+      lockHandle = try fileSystem.open(lockPath, .createOrOpen)
+    } catch {
+      guard error.code == .notFound else { throw error }
+      try fileSystem.createDirectoryDurably(directory)
+      lockHandle = try fileSystem.open(lockPath, .createOrOpen)
+    }
     do throws(StoreError) {
       try fileSystem.lock(lockHandle)
     } catch {

@@ -1,13 +1,15 @@
 // `stoic-telemetry-child`: the child process of the telemetry spool's kill tests.
 //
-//     stoic-telemetry-child <spool directory> <run number>
+//     stoic-telemetry-child <spool directory> <run number> [pause]
 //
 // Opens the spool, then logs records through `LogSpool` until it is killed: record `i` of run
 // `r` has the message `run r record i` and metadata naming both, every 16th at the `error`
 // level (durable before the call returns). After each log call returns, it writes `i` and a
 // newline to standard output with one `write(2)`: the acknowledgement the parent checks against
-// what the spool holds after the kill. Exits with 2 on bad arguments, 3 if the spool cannot be
-// opened, 4 if a record is dropped.
+// what the spool holds after the kill. With `pause` (microseconds), it sleeps that long after
+// each record, so a parent that needs it alive for minutes (under a sanitizer, on a loaded
+// machine) does not see it stop at the spool's byte limit. Exits with 2 on bad arguments, 3 if
+// the spool cannot be opened, 4 if a record is dropped.
 
 import StoicTelemetry
 
@@ -18,7 +20,9 @@ import StoicTelemetry
 #endif
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let run = Int(arguments[2]) else { exit(2) }
+guard arguments.count == 3 || arguments.count == 4, let run = Int(arguments[2]),
+  let pause = arguments.count == 4 ? UInt32(arguments[3]) : 0
+else { exit(2) }
 var options = TelemetryOptions()
 // Small segments, so kills land in rolls, seals and compressions too.
 options.logs.segmentSize = 64 << 10
@@ -35,4 +39,5 @@ while true {
   let line = Array("\(index)\n".utf8)
   guard line.withUnsafeBytes({ write(1, $0.baseAddress, $0.count) }) == line.count else { exit(5) }
   index += 1
+  if pause > 0 { usleep(pause) }
 }

@@ -11,11 +11,14 @@ import Testing
   }
 
   /// Starts `stoic-telemetry-child` logging into the spool at `root`, and waits (up to 10 s)
-  /// until `ready` holds.
-  static func startWriter(_ root: String, until ready: () -> Bool) throws -> Process {
+  /// until `ready` holds. With `pause` (microseconds) the child sleeps that long after each
+  /// record.
+  static func startWriter(_ root: String, pause: Int = 0, until ready: () -> Bool) throws
+    -> Process
+  {
     let writer = Process()
     writer.executableURL = childExecutable
-    writer.arguments = [root, "1"]
+    writer.arguments = [root, "1"] + (pause > 0 ? [String(pause)] : [])
     writer.standardOutput = FileHandle.nullDevice
     writer.standardError = FileHandle.nullDevice
     try writer.run()

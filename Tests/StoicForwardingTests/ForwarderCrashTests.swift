@@ -60,19 +60,20 @@ struct ForwarderCrashTests {
     }.compactMap { $0.string("seq").flatMap { Int($0) } }
   }
 
-  static let options = Fixture.options(maxRecords: 4)
-
-  @Test("every key re-formed with the same body; every record delivered exactly once")
-  func exactlyOnceAtEveryCrashPoint() async throws {
+  @Test(
+    "every key re-formed with the same body; every record delivered exactly once",
+    arguments: [1, 3])
+  func exactlyOnceAtEveryCrashPoint(inFlight: Int) async throws {
     // The explorer waits for the forwarder's tasks: on a thread of its own, never one of the
     // cooperative pool those tasks need.
-    let report = await BlockingExecutor().run { Self.explore() }
+    let options = Fixture.options(maxRecords: 4, inFlight: inFlight)
+    let report = await BlockingExecutor().run { Self.explore(options) }
     #expect(report.passed, "\(report)")
     #expect(report.crashPoints > 20)
-    print("forwarder crash exploration: \(report)")
+    print("forwarder crash exploration, \(inFlight) in flight: \(report)")
   }
 
-  static func explore() -> CrashReport {
+  static func explore(_ options: ForwarderOptions) -> CrashReport {
     // Bodies sent before the crash, by key (the operation runs once).
     let bodies = SleepingLock<[String: [UInt8]]>([:])
     var budget = CrashBudget.fromEnvironment(default: 3)
@@ -98,7 +99,7 @@ struct ForwarderCrashTests {
           }
         }
         try Self.blocking {
-          let forwarder = try await Fixture.open(spool, receiver, disk: disk, options: Self.options)
+          let forwarder = try await Fixture.open(spool, receiver, disk: disk, options: options)
           try await forwarder.drain()
           try await forwarder.close()
         }
@@ -115,7 +116,7 @@ struct ForwarderCrashTests {
           .compactMap { $0.metadata["seq"].flatMap { Int($0.description) } }
         let receiver = FakeReceiver()
         let (pending, _) = try Self.blocking {
-          let forwarder = try await Fixture.open(spool, receiver, disk: disk, options: Self.options)
+          let forwarder = try await Fixture.open(spool, receiver, disk: disk, options: options)
           try await forwarder.drain()
           let pending = await forwarder.pending.count
           try await forwarder.close()

@@ -35,8 +35,12 @@ enum ForwarderFixture {
       ], source: "tests", file: "ForwarderTests.swift", function: "log", line: UInt(index))
   }
 
-  /// Forwarder options for tests: small batches, retries that do not wait.
-  static func options(maxRecords: Int = 5, maxAttempts: Int = 3) -> ForwarderOptions {
+  /// Forwarder options for tests: small batches formed 8 at a time (a few dozen records make
+  /// several rounds), retries that do not wait, one batch in flight unless told (a receiver's
+  /// script answers requests in the order they come).
+  static func options(maxRecords: Int = 5, maxAttempts: Int = 3, inFlight: Int = 1)
+    -> ForwarderOptions
+  {
     var outbox = OutboxOptions()
     outbox.clock = OutboxClock(now: { 1_700_000_000_000 }, sleep: { _ in })
     outbox.retryPolicy = RetryPolicy(
@@ -44,8 +48,8 @@ enum ForwarderFixture {
       drainBudget: 50)
     outbox.random = OutboxRandom { 7 }
     return ForwarderOptions(
-      maxRecords: maxRecords, resourceAttributes: [("service.name", "forwarder-tests")],
-      outbox: outbox)
+      maxRecords: maxRecords, lookahead: 8, inFlight: inFlight,
+      resourceAttributes: [("service.name", "forwarder-tests")], outbox: outbox)
   }
 
   static func exporter(
@@ -65,6 +69,15 @@ enum ForwarderFixture {
     try await Forwarder.open(
       spool: spool, exporter: try exporter(receiver), options: options, fileSystem: disk,
       events: events)
+  }
+
+  /// A spool on a new simulated disk holding app records `0..<count`, flushed.
+  static func filledSpool(_ count: Int) throws -> (SimulatedFileSystem, TelemetrySpool) {
+    let disk = SimulatedFileSystem()
+    let spool = try openSpool(disk)
+    for index in 0..<count { log(spool, index) }
+    try spool.flush()
+    return (disk, spool)
   }
 
   /// Logs app records `records` into a spool on a new simulated disk, opens a forwarder on it

@@ -48,12 +48,29 @@ struct ForwarderTests {
     try spool.close()
   }
 
+  @Test("several batches in flight: each record once, failures in the window retried, spool empty")
+  func severalBatchesInFlight() async throws {
+    let (disk, spool) = try Fixture.filledSpool(60)
+    let receiver = FakeReceiver(script: [.store, .status(503), .dropResponse, .networkError])
+    let forwarder = try await Fixture.open(
+      spool, receiver, disk: disk, options: Fixture.options(inFlight: 4))
+    let report = try await forwarder.drain()
+    #expect(report.haltedBecause == nil)
+    #expect(report.logRecordsDelivered == spool.logs.lastSequence.asInt)
+    #expect(try Fixture.appSequences(receiver).sorted() == Array(0..<60))
+    let state = receiver.state.withLock { $0 }
+    #expect(state.conflicts.isEmpty, "a key came back with another body: \(state.conflicts)")
+    #expect(state.duplicates == 1)
+    #expect(state.requests.count == state.stored.count + 3)
+    #expect(spool.logs.lowWaterMark == spool.logs.lastSequence)
+    #expect(await forwarder.pending.isEmpty)
+    try await forwarder.close()
+    try spool.close()
+  }
+
   @Test("a drain reports its progress after each round, growing to what it returns")
   func drainProgress() async throws {
-    let disk = SimulatedFileSystem()
-    let spool = try Fixture.openSpool(disk)
-    for index in 0..<60 { Fixture.log(spool, index) }
-    try spool.flush()
+    let (disk, spool) = try Fixture.filledSpool(60)
     let forwarder = try await Fixture.open(spool, FakeReceiver(), disk: disk)
     let seen = SleepingLock<[Int]>([])
     let report = try await forwarder.drain { done in

@@ -37,6 +37,8 @@ struct JournalAndOutboxMutationTests {
     case outboxAcknowledgeBeforeDelivering
     /// The same, for a batch of two entries.
     case outboxBatchAcknowledgesBeforeDelivering
+    /// Acknowledgements change memory and are never written, with two sends in flight.
+    case outboxWindowSkipsAcknowledgementWrite
     /// Retiring an entry removes its files to upload instead of the files it owns.
     case outboxRetireUsesUploadList
     /// The sequence requeues in memory and writes nothing.
@@ -61,7 +63,8 @@ struct JournalAndOutboxMutationTests {
       case .journalNoTailTruncation, .journalTruncateBeforeSnapshot, .journalTruncateBeforeDrop,
         .journalKeepPreallocationOnSeal, .journalZerosOverTheEnd:
         .recoveryThrew
-      case .outboxSkipAcknowledgementWrite, .outboxRequeueInMemoryOnly,
+      case .outboxSkipAcknowledgementWrite, .outboxWindowSkipsAcknowledgementWrite,
+        .outboxRequeueInMemoryOnly,
         .outboxAcknowledgeDiscardBeforeWriting, .outboxAcknowledgeUploadBeforeWriting:
         .revertedOperation
       case .outboxRetireUsesUploadList:
@@ -110,6 +113,8 @@ struct JournalAndOutboxMutationTests {
         Self.outbox(OutboxCrashScenario(), .acknowledgeBeforeDelivering)
       case .outboxBatchAcknowledgesBeforeDelivering:
         Self.outbox(OutboxCrashScenario(batchSize: 2), .acknowledgeBeforeDelivering)
+      case .outboxWindowSkipsAcknowledgementWrite:
+        Self.outbox(OutboxCrashScenario(window: 2), .skipAcknowledgementWrite)
       case .outboxRetireUsesUploadList:
         Self.maintenance(.deliver, .retireUsesUploadList)
       case .outboxRequeueInMemoryOnly:

@@ -107,3 +107,45 @@ import Testing
     #expect(await outbox.pending.isEmpty)
   }
 }
+
+extension OutboxBatchTests {
+  @Test func enqueueingSeveralWritesTheNewOnesInOrderAndSkipsKnownKeys() async throws {
+    let log = MemoryOutboxLog()
+    let outbox = try open(log)
+    try await outbox.enqueue("item A", key: "A")
+    let added = try await outbox.enqueue(contentsOf: [
+      ("item B", "B"), ("item A again", "A"), ("item C", "C"), ("item B again", "B"),
+    ])
+    #expect(added == 2)
+    #expect(await outbox.pending.map(\.key) == ["A", "B", "C"])
+    #expect(await outbox.entry("B")?.item == "item B")
+    #expect(log.records.count == 3)
+    // Nothing new: nothing written.
+    #expect(try await outbox.enqueue(contentsOf: [("x", "A"), ("y", "C")]) == 0)
+    #expect(log.records.count == 3)
+    // A bad key anywhere refuses the whole call before anything is written.
+    await #expect(throws: StoreError.self) {
+      try await outbox.enqueue(contentsOf: [("item D", "D"), ("no key", "")])
+    }
+    #expect(await outbox.entry("D") == nil)
+    #expect(log.records.count == 3)
+    // The same state comes back from the log.
+    let reopened = try open(log)
+    #expect(await reopened.pending.map(\.key) == ["A", "B", "C"])
+  }
+
+  @Test func enqueueingSeveralOnTheJournalIsOneSync() async throws {
+    let disk = JournalSyncCountingFileSystem(SimulatedFileSystem())
+    let outbox = try Outbox<String>(
+      directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions())
+    let before = disk.syncs
+    let added = try await outbox.enqueue(
+      contentsOf: (0..<20).map { ("item \($0)", "K\($0)") })
+    #expect(added == 20)
+    #expect(disk.syncs - before == 1)
+    try await outbox.close()
+    let reopened = try Outbox<String>(
+      directory: "/outbox", fileSystem: disk, codec: .utf8, options: outboxTestOptions())
+    #expect(await reopened.pending.map(\.key) == (0..<20).map { "K\($0)" })
+  }
+}

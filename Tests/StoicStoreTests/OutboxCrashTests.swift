@@ -10,11 +10,15 @@ struct OutboxCrashScenario: Sendable, CustomStringConvertible {
   var permanentAt: Int?
   /// Entries per batch; 1 sends each entry under its own key.
   var batchSize = 1
+  /// Sends in flight at once; their answers come in the order they were sent.
+  var window = 1
+  /// The entries are enqueued with one write (`enqueue(contentsOf:)`), not one by one.
+  var enqueueTogether = false
   var mutations: OutboxMutations = []
 
   var description: String {
     "compaction \(compaction), permanent failure at \(permanentAt.map(String.init) ?? "none"), "
-      + "batch \(batchSize)"
+      + "batch \(batchSize), window \(window)\(enqueueTogether ? ", enqueued together" : "")"
   }
 }
 
@@ -64,14 +68,20 @@ enum OutboxCrashHarness {
       }
     }
     let engine = try open(fileSystem, mutations: scenario.mutations, seed: 1, events: events)
-    for (index, key) in keys.enumerated() {
+    if scenario.enqueueTogether {
+      _ = try engine.enqueue(contentsOf: keys.map { (item($0), $0) })
+      for key in keys { recorder.acknowledge("enq:\(key)") }
+      if scenario.compaction { try engine.compact() }
+    }
+    for (index, key) in keys.enumerated() where !scenario.enqueueTogether {
       _ = try engine.enqueue(item(key), key: key, ownedFiles: [], filesToUpload: [])
       recorder.acknowledge("enq:\(key)")
       if scenario.compaction && index == 1 { try engine.compact() }
     }
     var sends = 0
     let drain = OutboxDrain(
-      engine: engine, limits: OutboxBatchLimits(maxEntries: scenario.batchSize))
+      engine: engine, limits: OutboxBatchLimits(maxEntries: scenario.batchSize),
+      window: scenario.window)
     _ = try drain.runSynchronously { batch in
       let refused = scenario.permanentAt == sends
       sends += 1
@@ -189,13 +199,25 @@ enum OutboxCrashHarness {
 }
 
 @Suite struct OutboxCrashTests {
-  static let scenarios: [OutboxCrashScenario] = [false, true].flatMap { compaction in
-    [nil, 0, 1].flatMap { permanentAt in
-      [1, 2].map {
-        OutboxCrashScenario(compaction: compaction, permanentAt: permanentAt, batchSize: $0)
+  static let scenarios: [OutboxCrashScenario] =
+    [false, true].flatMap { compaction in
+      [nil, 0, 1].flatMap { permanentAt in
+        [1, 2].map {
+          OutboxCrashScenario(compaction: compaction, permanentAt: permanentAt, batchSize: $0)
+        }
       }
     }
-  }
+    + [nil, 1].flatMap { permanentAt in
+      [(1, 2), (1, 3), (2, 2)].map {
+        OutboxCrashScenario(
+          compaction: permanentAt == nil, permanentAt: permanentAt, batchSize: $0.0,
+          window: $0.1)
+      }
+    }
+    + [false, true].map {
+      OutboxCrashScenario(
+        compaction: $0, permanentAt: $0 ? nil : 2, window: 2, enqueueTogether: true)
+    }
 
   @Test(arguments: scenarios)
   func everyCrashPointKeepsTheOutboxsPromises(_ scenario: OutboxCrashScenario) {

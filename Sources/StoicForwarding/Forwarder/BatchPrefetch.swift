@@ -1,13 +1,12 @@
 internal import StoicStore
 
 /// The bodies of the batches a drain sends next, read from the spool, encoded and compressed
-/// ahead of their turn: while one batch is in flight (on the network, at the receiver, its
-/// acknowledgement being written), the next is prepared on the forwarder's reader thread, so
-/// the two cores work at once instead of in turn.
+/// ahead of their turn: while batches are in flight (on the network, at the receiver, their
+/// acknowledgements being written), the next ones (as many as may be in flight) are prepared on
+/// the forwarder's reader thread, so the cores work at once instead of in turn.
 ///
-/// Only reading and encoding run ahead. Sending stays where the outbox puts it: one batch at a
-/// time, in the outbox's order, each recorded before its send and released after its
-/// acknowledgement. A prepared body is what reading the range at its send would give (the
+/// Only reading and encoding run ahead. Sending stays where the outbox puts it: in the
+/// outbox's order, each recorded before its send and released after its acknowledgement. A prepared body is what reading the range at its send would give (the
 /// records of a range are durable and never change), so a batch resent later, by this drain or
 /// after a restart, carries the same body under the same key.
 final class BatchPrefetch: Sendable {
@@ -25,6 +24,8 @@ final class BatchPrefetch: Sendable {
   private let source: SpoolBatchSource
   private let exporter: OTLPExporter
   private let reader: BlockingExecutor
+  /// How many batches after the one being sent are prepared ahead.
+  private let depth: Int
   /// Preparations started, by key, and the range each key's successor in the drain's order.
   private let state = SleepingLock(State())
 
@@ -33,10 +34,11 @@ final class BatchPrefetch: Sendable {
     var next: [String: (key: String, range: SpoolRange)] = [:]
   }
 
-  init(source: SpoolBatchSource, exporter: OTLPExporter, reader: BlockingExecutor) {
+  init(source: SpoolBatchSource, exporter: OTLPExporter, reader: BlockingExecutor, depth: Int) {
     self.source = source
     self.exporter = exporter
     self.reader = reader
+    self.depth = max(depth, 1)
   }
 
   /// Sets the order a drain will send in (the outbox's pending batches); forgets whatever was
@@ -52,12 +54,15 @@ final class BatchPrefetch: Sendable {
   }
 
   /// The body of `range`, sent under `key`: the one prepared ahead if there is one, else
-  /// prepared now. Starts preparing the batch after it.
+  /// prepared now. Starts preparing the batches after it, up to the depth.
   func body(key: String, range: SpoolRange) async throws -> Prepared {
     let task = state.withLock { state in
       let task = state.started.removeValue(forKey: key) ?? start(range)
-      if let next = state.next[key], state.started[next.key] == nil {
-        state.started[next.key] = start(next.range)
+      var after = key
+      for _ in 0..<depth {
+        guard let next = state.next[after] else { break }
+        if state.started[next.key] == nil { state.started[next.key] = start(next.range) }
+        after = next.key
       }
       return task
     }

@@ -22,10 +22,12 @@ public import StoicTelemetry
 ///    ``ForwarderOptions/maxBytes`` bytes, over durable records only.
 /// 2. Its key is derived from the spool's identity and the range (``SpoolRange/key(spool:)``);
 ///    the range (18 bytes, not the records) is recorded in the forwarder's `Outbox` under that
-///    key, durably, before the first send.
+///    key, durably, before the first send (the batches formed together, up to
+///    ``ForwarderOptions/lookahead`` per stream, in one write).
 /// 3. It is read back from the spool, encoded as OTLP and sent with `Idempotency-Key`: the
-///    reading and encoding run ahead, while the batch before it is in flight (prepared
-///    on the forwarder's thread); the sends go one at a time, in order. The outbox classifies
+///    reading and encoding run ahead, while the batches before it are in flight (prepared
+///    on the forwarder's thread); up to ``ForwarderOptions/inFlight`` sends run at once,
+///    started in order, each recorded in the outbox before it starts. The outbox classifies
 ///    the answer: 2xx delivered; 408, 425, 429, 5xx and network errors
 ///    retried with backoff (honouring `Retry-After`); other 4xx parked, and the rest go on; an
 ///    OTLP partial success is delivered and its rejected count reported.
@@ -89,7 +91,8 @@ public actor Forwarder {
     self.events = events
     source = SpoolBatchSource(spool: spool, options: options)
     reader = BlockingExecutor()
-    prefetch = BatchPrefetch(source: source, exporter: exporter, reader: reader)
+    prefetch = BatchPrefetch(
+      source: source, exporter: exporter, reader: reader, depth: options.inFlight)
     sending = SleepingLock(ForwardingReport())
   }
 
@@ -181,9 +184,10 @@ public actor Forwarder {
       }
       sending.withLock { $0 = ForwardingReport() }
       // The outbox sends its pending batches in this order: each one's body is prepared
-      // while the one before it is in flight.
+      // while the ones before it are in flight.
       prefetch.plan(pending.map { (key: $0.key, range: $0.item) })
-      let drained = try await outbox.deliverPending(batch: .single) { [self] batch in
+      let drained = try await outbox.deliverPending(batch: .single, inFlight: options.inFlight) {
+        [self] batch in
         try await send(batch)
       }
       prefetch.plan([])
@@ -213,13 +217,15 @@ public actor Forwarder {
   }
 
   /// Forms up to ``ForwarderOptions/lookahead`` batches per stream and records them in the
-  /// outbox; returns how many.
+  /// outbox with one durable write; returns how many were recorded. The cursors move only once
+  /// the write is durable.
   private func formBatches(_ report: inout ForwardingReport) async throws(StoreError) -> Int {
-    var formed = 0
+    var formed: [(item: SpoolRange, key: String)] = []
+    var next = cursors
     for stream in SpoolStream.allCases {
       var count = 0
       while count < options.lookahead {
-        let start = cursors[stream] ?? 1
+        let start = next[stream] ?? 1
         let source = self.source
         guard
           let range = try await reader.run({ () throws(StoreError) in
@@ -232,21 +238,22 @@ public actor Forwarder {
             events.emit(
               ForwardingEvents.batchFoundDelivered,
               [("key", delivered.key(spool: spool.identity)), ("range", delivered.description)])
+            next[stream] = delivered.last + 1
             cursors[stream] = delivered.last + 1
             continue
           }
           probing.remove(stream)
         }
-        let key = range.key(spool: spool.identity)
-        if try await outbox.enqueue(range, key: key) {
-          report.batchesFormed += 1
-          count += 1
-        }
-        cursors[stream] = range.last + 1
+        formed.append((range, range.key(spool: spool.identity)))
+        count += 1
+        next[stream] = range.last + 1
       }
-      formed += count
     }
-    return formed
+    guard !formed.isEmpty else { return 0 }
+    let recorded = try await outbox.enqueue(contentsOf: formed)
+    report.batchesFormed += recorded
+    cursors = next
+    return recorded
   }
 
   /// A batch starting where `range` starts, up to its end, that the outbox remembers as
@@ -264,9 +271,9 @@ public actor Forwarder {
     return nil
   }
 
-  /// Sends one batch; runs on the global executor. Its body was prepared (read from the spool
-  /// on the forwarder's thread, encoded, compressed) while the batch before it was in flight,
-  /// and the next one's preparation starts now.
+  /// Sends one batch; runs on the global executor, beside the other sends in flight. Its body
+  /// was prepared (read from the spool on the forwarder's thread, encoded, compressed) while
+  /// the batches before it were in flight, and the preparation of the ones after it starts now.
   private nonisolated func send(_ batch: OutboxBatch<SpoolRange>) async throws -> DeliveryResponse {
     guard let range = batch.entries.first?.item else { return .http(status: 200) }
     let prepared = try await prefetch.body(key: batch.key, range: range)

@@ -7,8 +7,13 @@ public struct ForwarderOptions: Sendable {
   /// At most this many spooled bytes per batch (a record larger than this alone still goes, in
   /// a batch of its own).
   public var maxBytes: Int
-  /// How many batches per stream are formed (and recorded in the outbox) ahead of sending.
+  /// How many batches per stream are formed (and recorded in the outbox, with one durable
+  /// write) ahead of sending: a drain goes in rounds of this many.
   public var lookahead: Int
+  /// How many batches may be in flight at once (each recorded in the outbox before its send;
+  /// their answers are taken as they come). With one, each send waits for the answer to the
+  /// one before.
+  public var inFlight: Int
   /// Resource attributes (`service.name`, `service.version`, …) sent with every batch. The
   /// spool's identity is added as `service.instance.id` unless given here.
   public var resourceAttributes: [(String, String)]
@@ -24,10 +29,11 @@ public struct ForwarderOptions: Sendable {
   /// The longest wait of the background loop.
   public var maximumBackoff: Duration
 
-  /// Creates options: batches of up to 1,000 records or 1 MiB, 8 formed ahead per stream,
-  /// `service.name` `stoic`, a drain a second, backoff from 1 s up to a minute.
+  /// Creates options: batches of up to 1,000 records or 1 MiB, 32 formed ahead per stream,
+  /// up to 4 in flight, `service.name` `stoic`, a drain a second, backoff from 1 s up to a
+  /// minute.
   public init(
-    maxRecords: Int = 1000, maxBytes: Int = 1 << 20, lookahead: Int = 8,
+    maxRecords: Int = 1000, maxBytes: Int = 1 << 20, lookahead: Int = 32, inFlight: Int = 4,
     resourceAttributes: [(String, String)] = [("service.name", "stoic")],
     scopeName: String = "stoic", outbox: OutboxOptions = OutboxOptions(),
     interval: Duration = .seconds(1), initialBackoff: Duration = .seconds(1),
@@ -36,6 +42,7 @@ public struct ForwarderOptions: Sendable {
     self.maxRecords = max(maxRecords, 1)
     self.maxBytes = max(maxBytes, 1)
     self.lookahead = max(lookahead, 1)
+    self.inFlight = max(inFlight, 1)
     self.resourceAttributes = resourceAttributes
     self.scopeName = scopeName
     self.outbox = outbox

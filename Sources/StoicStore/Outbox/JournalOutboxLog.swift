@@ -1,4 +1,5 @@
-/// The outbox's log on a ``Journal``: each record one durable append, compaction one
+/// The outbox's log on a ``Journal``: each record one durable append (a batch of records one
+/// append with one sync: frames written in order, so a crash keeps a prefix), compaction one
 /// snapshot covering everything appended so far (the journal stores it zstd-compressed, in a
 /// checkpoint replaced atomically, and only then drops the records it covers).
 final class JournalOutboxLog: OutboxLog {
@@ -19,6 +20,10 @@ final class JournalOutboxLog: OutboxLog {
 
   func append(_ record: [UInt8]) throws(StoreError) {
     try journal.append(record, durable: true)
+  }
+
+  func append(batch records: [[UInt8]]) throws(StoreError) {
+    try journal.append(batch: records, durable: true)
   }
 
   func compact(snapshot: [UInt8]) throws(StoreError) {

@@ -2,7 +2,7 @@
 /// and nothing silently dropped.
 ///
 /// `enqueue` writes the item to a crash-consistent journal before it returns; a drain
-/// (``deliverPending(batch:_:)``) hands entries to the app's delivery closure in order and
+/// (``deliverPending(batch:inFlight:_:)``) hands entries to the app's delivery closure in order and
 /// acknowledges each one durably the moment the closure reports it delivered. An app killed
 /// mid-send finds the entry back in line at the next launch and sends it again with the same
 /// key, which the receiver uses to answer the replay without a second copy.
@@ -25,7 +25,7 @@
 /// Every method that writes waits for a sync of the journal. The outbox therefore runs on a
 /// ``BlockingExecutor`` of its own, a thread that is not one of Swift's cooperative pool: an
 /// `await outbox.enqueue(…)` suspends the caller while the outbox's thread syncs, and every other
-/// task in the process goes on. The delivery closure of ``deliverPending(batch:_:)`` is not
+/// task in the process goes on. The delivery closure of ``deliverPending(batch:inFlight:_:)`` is not
 /// isolated to the outbox and runs on the global executor. Opening replays the journal, which
 /// reads the disk: from async code use ``open(directory:fileSystem:codec:options:journalOptions:events:)``,
 /// which does that on the outbox's thread; the initializer blocks the thread that calls it.
@@ -66,6 +66,21 @@ public actor Outbox<Item: Sendable> {
     _ item: Item, key: String, ownedFiles: [String] = [], filesToUpload: [String] = []
   ) throws(StoreError) -> Bool {
     try engine.enqueue(item, key: key, ownedFiles: ownedFiles, filesToUpload: filesToUpload)
+  }
+
+  /// Adds several items under their idempotency keys with one durable write (one sync for
+  /// them all): when this returns, every entry added survives any crash; a crash before it
+  /// returns keeps the first few of them, or none.
+  ///
+  /// - Parameter entries: The items with their keys, in the order they are queued. A key
+  ///   already held (or recently delivered), or given twice, is skipped after its first time.
+  /// - Returns: How many entries were added.
+  /// - Throws: ``StoreError/Code/invalidArgument`` for an empty or too long key (nothing is
+  ///   added), or ``StoreError`` from the codec or the journal (none is added in memory; the
+  ///   ones that became durable are found at the next open).
+  @discardableResult
+  public func enqueue(contentsOf entries: [(item: Item, key: String)]) throws(StoreError) -> Int {
+    try engine.enqueue(contentsOf: entries)
   }
 
   /// Acknowledges, durably, an entry delivered outside a drain, or a persisted batch (all its
@@ -159,13 +174,17 @@ public actor Outbox<Item: Sendable> {
   ///   key and members are persisted before its first send.
   /// - Each send is recorded first (the entries are in flight; an interrupted send is found
   ///   in flight at the next open and put back in line).
+  /// - With `inFlight` above one, up to that many sends run at once (started in order, each
+  ///   recorded first); answers are taken as they come, so deliveries may complete out of
+  ///   order. With one (the default), each send waits for the answer to the one before.
   /// - Delivered (2xx, OTLP partial success): acknowledged durably the moment the closure
   ///   returns; owned files removed; the drain goes on.
   /// - Permanent failure: the entry (or the batch's entries) is parked with its reason; the
   ///   drain goes on.
-  /// - Transient failure: retried with backoff and full jitter (or after the receiver's
-  ///   `Retry-After`) while the policy allows; then the entry goes back in line and the drain
-  ///   stops.
+  /// - Transient failure: no new send starts; once the sends in flight are answered, the entry
+  ///   is retried alone with backoff and full jitter (or after the receiver's `Retry-After`)
+  ///   while the policy allows, and once it is delivered the drain goes on at full width; when
+  ///   the policy is spent, the entries that failed go back in line and the drain stops.
   ///
   /// A second drain started while one runs returns at once, sending nothing (its report's
   /// ``OutboxDrainReport/haltedBecause`` says so).
@@ -173,14 +192,16 @@ public actor Outbox<Item: Sendable> {
   /// - Parameters:
   ///   - batch: How many entries to hand the closure at once. With more than one, each batch's
   ///     key and members are persisted before the first send.
+  ///   - inFlight: How many sends may run at once (at least 1).
   ///   - deliver: Sends one entry or batch, under ``OutboxBatch/key``, and describes what the
-  ///     receiver answered. An error it throws counts as a network error.
+  ///     receiver answered. An error it throws counts as a network error. With `inFlight`
+  ///     above one it is called concurrently.
   /// - Returns: What the drain did.
   /// - Throws: ``StoreError`` when an acknowledgement, a park or a batch cannot be written;
   ///   the entry concerned stays pending and will be delivered again.
   public func deliverPending(
-    batch: OutboxBatchLimits = .single,
-    _ deliver: @Sendable (OutboxBatch<Item>) async throws -> DeliveryResponse
+    batch: OutboxBatchLimits = .single, inFlight: Int = 1,
+    _ deliver: @escaping @Sendable (OutboxBatch<Item>) async throws -> DeliveryResponse
   ) async throws(StoreError) -> OutboxDrainReport {
     guard !draining else {
       var report = OutboxDrainReport()
@@ -189,6 +210,6 @@ public actor Outbox<Item: Sendable> {
     }
     draining = true
     defer { draining = false }
-    return try await OutboxDrain(engine: engine, limits: batch).run(deliver)
+    return try await OutboxDrain(engine: engine, limits: batch, window: inFlight).run(deliver)
   }
 }

@@ -7,19 +7,28 @@
 ///   as it was formed; otherwise, with batch limits above one entry, the next entries are
 ///   formed into a batch whose key and members are persisted before the first send.
 /// - Each send is recorded as an attempt (the entries are in flight) before it starts.
-/// - Delivered: acknowledged durably at once, owned files removed, next.
-/// - Permanent failure: parked durably with its reason, next.
-/// - Transient failure: retried after a jittered backoff (or the receiver's `Retry-After`)
-///   while the entry's attempts and the drain's budget last; then back in line and the drain
-///   stops.
+/// - Up to `window` sends are in flight at once, started in order; their answers are taken as
+///   they come.
+/// - Delivered: acknowledged durably at once, owned files removed.
+/// - Permanent failure: parked durably with its reason.
+/// - Transient failure: no new send starts; once the sends in flight are answered, the unit is
+///   sent again after a jittered backoff (or the receiver's `Retry-After`), alone, while the
+///   entry's attempts and the drain's budget last; once it is delivered the units that failed
+///   beside it go again and the window reopens. When the attempts or the budget run out, the
+///   failed units go back in line and the drain stops once nothing is in flight.
+///
+/// With a window of one this is the outbox's original one-at-a-time drain.
 final class OutboxDrain<Item: Sendable> {
   /// What the driver must do next.
   enum Action {
-    /// Send this batch and report the response with ``received(_:)``.
+    /// Start sending this batch, then call ``sent()``; report its answer with
+    /// ``received(_:for:)``.
     case send(OutboxBatch<Item>)
+    /// Wait for the answer to any send in flight and report it with ``received(_:for:)``.
+    case awaitAnswer
     /// Wait this long, then call ``resume()``.
     case wait(Duration)
-    /// The drain is over.
+    /// The drain is over: nothing is in flight.
     case finished(OutboxDrainReport)
   }
 
@@ -32,17 +41,29 @@ final class OutboxDrain<Item: Sendable> {
 
   let engine: OutboxEngine<Item>
   private let limits: OutboxBatchLimits
+  /// How many sends may be in flight at once (at least 1).
+  let window: Int
   private let plan: [String]
   private var cursor = 0
   private var handled: Set<String> = []
-  private var unit: Unit?
+  /// Units sent and not answered yet, in the order they were sent.
+  private var inFlight: [Unit] = []
+  /// Units that failed transiently, to be sent again, in the order they failed.
+  private var retries: [Unit] = []
+  /// The wait before the first retry, set by a transient failure and cleared when it is over.
+  private var backoff: Duration?
+  /// A retry is out alone: nothing else starts until it is answered.
+  private var probing = false
+  /// Why the drain is stopping; it ends once nothing is in flight.
+  private var haltReason: String?
   private var retriesUsed = 0
   private var report = OutboxDrainReport()
   private var options: OutboxOptions { engine.options }
 
-  init(engine: OutboxEngine<Item>, limits: OutboxBatchLimits) {
+  init(engine: OutboxEngine<Item>, limits: OutboxBatchLimits, window: Int = 1) {
     self.engine = engine
     self.limits = limits
+    self.window = max(window, 1)
     self.plan = engine.ledger.entries.filter { $0.state == .queued && $0.isReadable }.map(\.key)
   }
 
@@ -55,14 +76,21 @@ final class OutboxDrain<Item: Sendable> {
       return .finished(report)
     }
     engine.notBefore = nil
-    return try next()
+    return try step()
   }
 
-  /// Takes the response to the last send.
-  func received(_ response: DeliveryResponse) throws(StoreError) -> Action {
-    guard var current = unit else { return try next() }
+  /// Continues after a ``Action/send(_:)`` has been started.
+  func sent() throws(StoreError) -> Action {
+    try step()
+  }
+
+  /// Takes the answer to the send of the unit keyed `key`.
+  func received(_ response: DeliveryResponse, for key: String) throws(StoreError) -> Action {
+    guard let index = inFlight.firstIndex(where: { $0.key == key }) else { return try step() }
+    // The unit stays in flight until its outcome is written: a write that throws leaves it
+    // there for ``abandon()`` to put back in line.
+    var current = inFlight[index]
     current.attempts += 1
-    unit = current
     report.attempts += 1
     let classification = options.classifier.classify(
       response, nowMilliseconds: options.clock.now())
@@ -79,9 +107,9 @@ final class OutboxDrain<Item: Sendable> {
       engine.events.emit(
         StoreEvents.outboxDelivered,
         [("key", current.key), ("entries", String(count)), ("rejected", String(rejected))])
+      inFlight.remove(at: index)
       engine.afterRetirement()
-      unit = nil
-      return try next()
+      probing = false
     case .permanent(let reason):
       emitFailure(current, "permanent", reason)
       let parked = members(of: current).map(\.key)
@@ -91,52 +119,106 @@ final class OutboxDrain<Item: Sendable> {
           StoreEvents.outboxParked, [("key", key), ("reason", reason)])
       }
       report.parked += parked.count
-      unit = nil
-      return try next()
+      inFlight.remove(at: index)
+      probing = false
     case .transient(let reason, let retryAfter):
       emitFailure(current, "transient", reason)
-      if let retryAfter, retryAfter > options.retryPolicy.maxRetryAfter {
-        let wait = retryAfter.clampedNanoseconds / 1_000_000
-        engine.notBefore = options.clock.now() + Int64(clamping: wait)
-        report.retryNotBefore = engine.notBefore
-        return halt(reason)
-      }
-      let policy = options.retryPolicy
-      guard current.attempts < policy.maxAttempts, retriesUsed < policy.drainBudget else {
-        return halt(reason)
-      }
-      retriesUsed += 1
-      return .wait(
-        retryAfter
-          ?? policy.delay(beforeRetry: current.attempts, random: options.random.next()))
+      inFlight.remove(at: index)
+      probing = false
+      failedTransiently(current, reason, retryAfter: retryAfter)
     }
+    return try step()
   }
 
-  /// Continues after a wait: sends the same unit again, if anything of it is still pending.
+  /// Continues after a wait: sends the first unit that failed again, alone, if anything of it
+  /// is still pending.
   func resume() throws(StoreError) -> Action {
-    guard let current = unit, !members(of: current).isEmpty else {
-      unit = nil
-      return try next()
+    backoff = nil
+    while !retries.isEmpty {
+      let current = retries.removeFirst()
+      guard !members(of: current).isEmpty else { continue }
+      probing = true
+      return try send(current)
     }
-    return try send(current)
+    return try step()
   }
 
-  /// Ends the drain early (the task was cancelled): the unit in flight goes back in line.
+  /// Ends the drain early (the task was cancelled): the units in flight go back in line.
   func stop(_ reason: String) -> Action {
-    halt(reason)
+    abandon()
+    report.haltedBecause = reason
+    return .finished(finish())
   }
 
-  /// After a thrown error: whatever was in flight goes back in line.
+  /// After a thrown error: whatever was in flight or waiting to be sent again goes back in line.
   func abandon() {
-    if let current = unit {
-      engine.setState(.queued, forKeys: members(of: current).map(\.key))
+    let units = inFlight + retries
+    inFlight = []
+    retries = []
+    for unit in units {
+      engine.setState(.queued, forKeys: members(of: unit).map(\.key))
     }
-    unit = nil
+  }
+
+  /// A transient failure of `current`: retried after a backoff if the policy allows, else the
+  /// drain stops.
+  private func failedTransiently(_ current: Unit, _ reason: String, retryAfter: Duration?) {
+    if haltReason != nil {
+      engine.setState(.queued, forKeys: members(of: current).map(\.key))
+      return
+    }
+    if let retryAfter, retryAfter > options.retryPolicy.maxRetryAfter {
+      let wait = retryAfter.clampedNanoseconds / 1_000_000
+      engine.notBefore = options.clock.now() + Int64(clamping: wait)
+      report.retryNotBefore = engine.notBefore
+      return halt(current, reason)
+    }
+    let policy = options.retryPolicy
+    guard current.attempts < policy.maxAttempts, retriesUsed < policy.drainBudget else {
+      return halt(current, reason)
+    }
+    retriesUsed += 1
+    let wait =
+      retryAfter ?? policy.delay(beforeRetry: current.attempts, random: options.random.next())
+    backoff = max(backoff ?? .zero, wait)
+    retries.append(current)
+  }
+
+  /// Stops the drain once nothing is in flight: `current` and the units waiting to be sent
+  /// again go back in line.
+  private func halt(_ current: Unit, _ reason: String) {
+    haltReason = reason
+    report.haltedBecause = reason
+    backoff = nil
+    for unit in [current] + retries {
+      engine.setState(.queued, forKeys: members(of: unit).map(\.key))
+    }
+    retries = []
+  }
+
+  /// What to do now: start a send while the window has room and nothing failed, wait for an
+  /// answer, wait out a backoff, or finish.
+  private func step() throws(StoreError) -> Action {
+    if haltReason != nil || backoff != nil || probing {
+      if !inFlight.isEmpty { return .awaitAnswer }
+      if haltReason != nil { return .finished(finish()) }
+      if let backoff { return .wait(backoff) }
+    }
+    if inFlight.count < window {
+      while !retries.isEmpty {
+        let current = retries.removeFirst()
+        if !members(of: current).isEmpty { return try send(current) }
+      }
+      if let unit = try nextUnit() { return try send(unit) }
+    }
+    return inFlight.isEmpty ? .finished(finish()) : .awaitAnswer
   }
 
   // MARK: Steps
 
-  private func next() throws(StoreError) -> Action {
+  /// The next unit of the plan: a persisted batch, a new batch formed from the next entries, or
+  /// the next entry; `nil` at the end of the plan.
+  private func nextUnit() throws(StoreError) -> Unit? {
     while cursor < plan.count {
       let key = plan[cursor]
       cursor += 1
@@ -149,13 +231,13 @@ final class OutboxDrain<Item: Sendable> {
         guard batch.allSatisfy(\.isReadable), batch.allSatisfy({ $0.state == .queued }) else {
           continue
         }
-        return try send(Unit(key: batchKey, isBatch: true))
+        return Unit(key: batchKey, isBatch: true)
       }
       handled.insert(key)
-      guard limits.formsBatches else { return try send(Unit(key: key, isBatch: false)) }
-      return try send(try formBatch(startingWith: entry))
+      guard limits.formsBatches else { return Unit(key: key, isBatch: false) }
+      return try formBatch(startingWith: entry)
     }
-    return .finished(finish())
+    return nil
   }
 
   private func formBatch(startingWith first: StoredEntry) throws(StoreError) -> Unit {
@@ -180,7 +262,7 @@ final class OutboxDrain<Item: Sendable> {
 
   private func send(_ current: Unit) throws(StoreError) -> Action {
     try engine.write(.attempt(current.target))
-    unit = current
+    inFlight.append(current)
     let entries = members(of: current).compactMap { engine.publicEntry($0) }
     if options.mutations.contains(.acknowledgeBeforeDelivering) {
       try engine.writeAcknowledgement(
@@ -190,12 +272,6 @@ final class OutboxDrain<Item: Sendable> {
       OutboxBatch(
         key: current.key, entries: entries, isBatch: current.isBatch,
         attempt: current.attempts + 1))
-  }
-
-  private func halt(_ reason: String) -> Action {
-    abandon()
-    report.haltedBecause = reason
-    return .finished(finish())
   }
 
   private func finish() -> OutboxDrainReport {

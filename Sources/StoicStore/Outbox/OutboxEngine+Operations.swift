@@ -6,12 +6,7 @@ extension OutboxEngine {
   func enqueue(
     _ item: Item, key: String, ownedFiles: [String], filesToUpload: [String]
   ) throws(StoreError) -> Bool {
-    let keyLength = key.utf8.count
-    guard keyLength > 0, keyLength <= min(options.maxKeyLength, Int(UInt16.max)) else {
-      throw StoreError(
-        .invalidArgument,
-        "an outbox key must be 1 to \(options.maxKeyLength) bytes of UTF-8, not \(keyLength)")
-    }
+    try checkKey(key)
     guard !ledger.knows(key) else { return false }
     let bytes = try codec.encode(item)
     var entry = StoredEntry(key: key, item: bytes)
@@ -22,6 +17,42 @@ extension OutboxEngine {
     storeDecoded(item, for: key)
     compactIfDue()
     return true
+  }
+
+  /// Enqueues several items under their keys with one durable write; skips keys already held
+  /// or recently delivered, and a key given twice after its first time.
+  ///
+  /// - Returns: How many entries were written.
+  /// - Throws: ``StoreError/Code/invalidArgument`` for a bad key (nothing written), or the
+  ///   log's error (a prefix of the entries may have been written, as after a crash: none is
+  ///   applied, and the next open finds the ones that are durable).
+  func enqueue(contentsOf entries: [(item: Item, key: String)]) throws(StoreError) -> Int {
+    var records: [OutboxRecord] = []
+    var decoded: [(String, Item)] = []
+    var keys: Set<String> = []
+    for (item, key) in entries {
+      try checkKey(key)
+      guard !ledger.knows(key), keys.insert(key).inserted else { continue }
+      var entry = StoredEntry(key: key, item: try codec.encode(item))
+      entry.createdAt = options.clock.now()
+      records.append(.enqueue(entry))
+      decoded.append((key, item))
+    }
+    guard !records.isEmpty else { return 0 }
+    try writeAll(records)
+    for (key, item) in decoded { storeDecoded(item, for: key) }
+    compactIfDue()
+    return records.count
+  }
+
+  /// Refuses an empty key or one longer than the options allow.
+  private func checkKey(_ key: String) throws(StoreError) {
+    let keyLength = key.utf8.count
+    guard keyLength > 0, keyLength <= min(options.maxKeyLength, Int(UInt16.max)) else {
+      throw StoreError(
+        .invalidArgument,
+        "an outbox key must be 1 to \(options.maxKeyLength) bytes of UTF-8, not \(keyLength)")
+    }
   }
 
   /// Acknowledges a delivered entry, or every entry of a persisted batch, by key.

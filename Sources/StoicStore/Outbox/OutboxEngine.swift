@@ -68,6 +68,13 @@ final class OutboxEngine<Item: Sendable> {
     recordsSinceCompaction += 1
   }
 
+  /// Appends `records` durably with one write, then applies them.
+  func writeAll(_ records: [OutboxRecord]) throws(StoreError) {
+    try log.append(batch: records.map { $0.encoded() })
+    for record in records { ledger.apply(record) }
+    recordsSinceCompaction += records.count
+  }
+
   /// Writes an acknowledgement (or, under the test defect, only applies it).
   func writeAcknowledgement(_ record: OutboxRecord) throws(StoreError) {
     if options.mutations.contains(.skipAcknowledgementWrite) {

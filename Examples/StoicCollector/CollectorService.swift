@@ -227,11 +227,19 @@ final class CollectorService: Sendable {
     var producers: [CollectorBatch.Producer]
   }
 
-  /// Decodes a request (refusing what is not one) and counts its records per producer.
+  /// Decodes a request (refusing what is not one) and counts its records per producer. A
+  /// protobuf logs request, stored as it came, is only checked and counted
+  /// (``OTLPLogsProtobufSummary``): it refuses what the decoder refuses, without building
+  /// every record and attribute.
   private static func decode(_ signal: OTLPSignal, _ bytes: [UInt8], as encoding: OTLPEncoding)
     throws(ForwardingError) -> Decoded
   {
     switch signal {
+    case .logs where encoding == .protobuf:
+      let resources = try OTLPLogsProtobufSummary.summarize(bytes)
+      return Decoded(
+        normalized: nil, recordCount: resources.reduce(0) { $0 + $1.logRecords },
+        producers: producers(resources.map { ($0.resource, $0.logRecords) }))
     case .logs:
       let request = try OTLP.ExportLogsServiceRequest(decoding: bytes, as: encoding)
       return Decoded(

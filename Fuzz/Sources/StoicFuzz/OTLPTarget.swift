@@ -1,7 +1,11 @@
-import StoicForwarding
+@testable import StoicForwarding
 
 /// The OTLP decoders the collector uses on request bodies, protobuf and JSON, for both
 /// signals (the input's first byte picks logs, bit 0 clear, or metrics).
+///
+/// For a protobuf logs body, the collector's check-and-count walk
+/// (`OTLPLogsProtobufSummary`) must agree with the decoder: the same error for bytes the
+/// decoder refuses, the same resources and record counts for bytes it accepts.
 ///
 /// What must hold for a body that decodes: its protobuf encoding decodes to a request that
 /// encodes to the same bytes (protobuf is how the collector stores a request: compared as
@@ -26,6 +30,7 @@ enum OTLPTarget {
           check(OTLP.ExportMetricsServiceRequest.self, body, encoding)
         } else {
           check(OTLP.ExportLogsServiceRequest.self, body, encoding)
+          if encoding == .protobuf { checkSummary(body) }
         }
       },
       seeds: {
@@ -60,5 +65,40 @@ enum OTLPTarget {
     FuzzCheck.require(
       fromJSON.encoded(as: .json) == json && (hasNaN || fromJSON.encoded(as: .protobuf) == encoded),
       "a \(Message.self) changed through JSON:\n\(message)\nbecame\n\(fromJSON)")
+  }
+
+  /// The summary walk and the decoder agree on `body`.
+  static func checkSummary(_ body: [UInt8]) {
+    let decoded = Result { () throws(ForwardingError) in
+      try OTLP.ExportLogsServiceRequest(protobuf: body)
+    }
+    let summary = Result { () throws(ForwardingError) in
+      try OTLPLogsProtobufSummary.summarize(body)
+    }
+    switch (decoded, summary) {
+    case (.success(let request), .success(let resources)):
+      let counts = request.resourceLogs.map {
+        $0.scopeLogs.reduce(0) { $0 + $1.logRecords.count }
+      }
+      FuzzCheck.require(
+        resources.map(\.logRecords) == counts,
+        "the summary counts \(resources.map(\.logRecords)), the decoder \(counts)")
+      // Resources compared as their encodings: a NaN attribute is never equal to itself.
+      let summarized = OTLP.ExportLogsServiceRequest(
+        resourceLogs: resources.map { OTLP.ResourceLogs(resource: $0.resource) })
+      let decodedResources = OTLP.ExportLogsServiceRequest(
+        resourceLogs: request.resourceLogs.map { OTLP.ResourceLogs(resource: $0.resource) })
+      FuzzCheck.require(
+        summarized.encoded(as: .protobuf) == decodedResources.encoded(as: .protobuf),
+        "the summary's resources differ from the decoder's")
+    case (.failure(let refused), .failure(let summaryRefused)):
+      FuzzCheck.require(
+        refused == summaryRefused,
+        "the decoder refused with \(refused), the summary with \(summaryRefused)")
+    case (.success, .failure(let error)):
+      FuzzCheck.fail("the summary refused what the decoder accepts: \(error)")
+    case (.failure(let error), .success):
+      FuzzCheck.fail("the summary accepted what the decoder refuses: \(error)")
+    }
   }
 }

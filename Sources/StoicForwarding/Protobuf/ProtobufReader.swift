@@ -126,15 +126,29 @@ package struct ProtobufReader {
 
   /// A UTF-8 string (protobuf's `string` must be valid UTF-8).
   package mutating func string() throws(ForwardingError) -> String {
-    let range = try lengthDelimited()
+    let range = try checkedString()
     if range.isEmpty { return "" }
-    let decoded = buffer.withUnsafeBufferPointer { all in
-      UTF8Validation.string(UnsafeBufferPointer(rebasing: all[range]))
+    return buffer.withUnsafeBufferPointer { all in
+      String(decoding: UnsafeBufferPointer(rebasing: all[range]), as: UTF8.self)
     }
-    guard let string = decoded else {
+  }
+
+  /// Skips a string after checking it as ``string()`` does, without making it.
+  package mutating func checkString() throws(ForwardingError) {
+    _ = try checkedString()
+  }
+
+  /// The range of the next string, checked to be valid UTF-8.
+  private mutating func checkedString() throws(ForwardingError) -> Range<Int> {
+    let range = try lengthDelimited()
+    if range.isEmpty { return range }
+    let valid = buffer.withUnsafeBufferPointer { all in
+      UTF8Validation.isValid(UnsafeBufferPointer(rebasing: all[range]))
+    }
+    guard valid else {
       throw ForwardingError(.invalidUTF8, "a string is not valid UTF-8", offset: range.lowerBound)
     }
-    return string
+    return range
   }
 
   /// The bytes of a `bytes` field.

@@ -147,6 +147,9 @@ public final class Journal: Sendable {
   /// Held while a sealed segment is being compressed, and by whatever must not overlap that
   /// (dropping data, closing). Taken before ``state``, never while holding it.
   let maintenanceLock = DispatchSemaphore(value: 1)
+  /// Where the blocks of compressed segments start, learned by reads (see
+  /// ``JournalBlockIndex``).
+  let blockIndex = JournalBlockIndex()
 
   init(
     directory: String, fileSystem: any FileSystem, options: JournalOptions, events: EventSink,

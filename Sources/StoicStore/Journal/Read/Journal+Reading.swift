@@ -77,14 +77,34 @@ extension Journal {
         fileSystem: fileSystem, handle: handle, fileSize: size, window: options.readWindow)
       switch kind {
       case .compressed:
-        var records = JournalCompressedReader(
-          reader: reader, path: path, segmentFirst: segment.first,
-          previousSequence: segment.first - 1, maxRecordSize: options.maxRecordSize,
-          parallel: true, blocks: blocks)
-        while try records.nextBlockBorrowing({ (recordSequence, payload) throws(StoreError) in
-          if recordSequence >= start { try body(recordSequence, payload) }
-        }) {
-          peak = max(peak, records.peakBytes)
+        let name = StorePath.name(of: path)
+        // Known blocks let the read start at the one holding `start`; if that block is not what
+        // the index says, the read starts over from the header, which checks everything.
+        var resume = start > segment.first ? blockIndex.start(of: name, for: start) : nil
+        while true {
+          var records = JournalCompressedReader(
+            reader: reader, path: path, segmentFirst: segment.first,
+            previousSequence: segment.first - 1, maxRecordSize: options.maxRecordSize,
+            parallel: true, blocks: blocks, resume: resume)
+          var delivered = false
+          do throws(StoreError) {
+            while try records.nextBlockBorrowing({ (recordSequence, payload) throws(StoreError) in
+              if recordSequence >= start {
+                delivered = true
+                try body(recordSequence, payload)
+              }
+            }) {
+              peak = max(peak, records.peakBytes)
+            }
+          } catch {
+            blockIndex.learn(name, records.checkedBlocks)
+            guard resume != nil, !delivered, error.code == .corrupt else { throw error }
+            blockIndex.forget(name)
+            resume = nil
+            continue
+          }
+          blockIndex.learn(name, records.checkedBlocks)
+          break
         }
       case .log:
         var scanner = JournalSegmentScanner(

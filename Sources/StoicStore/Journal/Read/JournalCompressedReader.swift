@@ -21,8 +21,11 @@ struct JournalCompressedReader {
   private var blockHeader: [UInt8] = []
   /// What was read (or failed) ahead of the current block, to be taken up after it.
   private var ahead: Ahead?
-  /// Records read so far.
+  /// Records read so far (with those before the block a read resumed at).
   private(set) var records: UInt64 = 0
+  /// Every data block taken, once checked: where it starts and what comes before it (for
+  /// ``JournalBlockIndex``).
+  private(set) var checkedBlocks: [JournalBlockIndex.Entry] = []
   private(set) var finished = false
   /// The most bytes held at once (window buffer plus the blocks' buffers).
   private(set) var peakBytes = 0
@@ -39,9 +42,12 @@ struct JournalCompressedReader {
     case trailer(records: UInt64, lastSequence: UInt64, position: UInt64)
   }
 
+  /// A reader of the segment from its header; or, with `resume`, from a block a read before
+  /// checked (its header, and the blocks before it, were checked then).
   init(
     reader: JournalWindowReader, path: String, segmentFirst: UInt64, previousSequence: UInt64,
-    maxRecordSize: Int, parallel: Bool = false, blocks: [JournalCompressedBlock]? = nil
+    maxRecordSize: Int, parallel: Bool = false, blocks: [JournalCompressedBlock]? = nil,
+    resume: JournalBlockIndex.Entry? = nil
   ) {
     if let blocks, blocks.count == 2 {
       blocks[0].clear()
@@ -59,6 +65,11 @@ struct JournalCompressedReader {
     self.blockLimit = max(
       JournalCompressedSegment.maximumBlock,
       JournalRecordBlock.headerSize + 12 + JournalFrame.recordSize(payloadCount: maxRecordSize))
+    if let resume, resume.position >= UInt64(JournalCompressedSegment.headerSize) {
+      offset = resume.position
+      self.previousSequence = resume.previousSequence
+      records = resume.recordsBefore
+    }
   }
 
   private func corrupt(_ why: String, at position: UInt64) -> StoreError {
@@ -201,6 +212,10 @@ struct JournalCompressedReader {
       block.clear()
       throw corrupt("block sequences do not follow the ones before", at: block.position)
     }
+    checkedBlocks.append(
+      JournalBlockIndex.Entry(
+        position: block.position, first: block.first, previousSequence: previousSequence,
+        recordsBefore: records))
   }
 
   private mutating func checkTrailer(

@@ -212,3 +212,27 @@ struct LogSpoolQuotaTests {
     try spool.close()
   }
 }
+
+extension LogSpoolQuotaTests {
+  @Test("compressSealedSegments leaves no sealed segment uncompressed and every record readable")
+  func compressSealedSegmentsNow() throws {
+    let disk = SimulatedFileSystem()
+    var options = Support.options()
+    options.logs.byteLimit = 1 << 20
+    options.logs.segmentSize = 2 << 10
+    options.logs.backgroundMaintenance = true
+    let spool = try Support.open(disk, options: options)
+    for index in 0..<200 { _ = Self.log(spool, index) }
+    try spool.flush()
+    let before = try Support.records(spool).filter { $0.label == "app" }.map(\.message)
+    try spool.logs.compressSealedSegments()
+    let journal = try #require(spool.logs.currentJournal())
+    let segments = try journal.segments()
+    #expect(segments.count > 3)
+    #expect(segments.dropLast().allSatisfy { $0.state == .compressed }, "\(segments)")
+    #expect(try Support.records(spool).filter { $0.label == "app" }.map(\.message) == before)
+    #expect(before.count { $0.hasPrefix("record ") } == 200)
+    try spool.close()
+    #expect(throws: StoreError.self) { try spool.logs.compressSealedSegments() }
+  }
+}

@@ -20,6 +20,21 @@ extension LogSpool {
     }
   }
 
+  /// Compresses every sealed segment now, on the calling thread, and returns when none is
+  /// left: what background maintenance does over time, done before the caller goes on (a
+  /// benchmark that drains a backlog as old as a week's would be, a tool about to copy the
+  /// spool). Blocks for the compression.
+  ///
+  /// - Throws: `StoreError.Code.closed` after ``close()``; the journal's errors (a segment it
+  ///   could not compress stays as it is).
+  public func compressSealedSegments() throws(StoreError) {
+    guard let journal = currentJournal() else {
+      throw StoreError(.closed, "the log spool is closed", path: directory)
+    }
+    try journal.compressSealedSegments()
+    try measure(journal)
+  }
+
   /// Drops every record at or below `sequence`: the forwarder calls it once a batch through
   /// `sequence` was acknowledged. Not counted as a drop. Whole segments it covers are removed
   /// (see `Journal.dropThrough(_:)`); the quota and the age limit go on applying to

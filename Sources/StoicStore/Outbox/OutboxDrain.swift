@@ -134,13 +134,9 @@ final class OutboxDrain<Item: Sendable> {
   /// is still pending.
   func resume() throws(StoreError) -> Action {
     backoff = nil
-    while !retries.isEmpty {
-      let current = retries.removeFirst()
-      guard !members(of: current).isEmpty else { continue }
-      probing = true
-      return try send(current)
-    }
-    return try step()
+    guard let current = nextRetry() else { return try step() }
+    probing = true
+    return try send(current)
   }
 
   /// Ends the drain early (the task was cancelled): the units in flight go back in line.
@@ -152,19 +148,16 @@ final class OutboxDrain<Item: Sendable> {
 
   /// After a thrown error: whatever was in flight or waiting to be sent again goes back in line.
   func abandon() {
-    let units = inFlight + retries
+    requeue(inFlight + retries)
     inFlight = []
     retries = []
-    for unit in units {
-      engine.setState(.queued, forKeys: members(of: unit).map(\.key))
-    }
   }
 
   /// A transient failure of `current`: retried after a backoff if the policy allows, else the
   /// drain stops.
   private func failedTransiently(_ current: Unit, _ reason: String, retryAfter: Duration?) {
     if haltReason != nil {
-      engine.setState(.queued, forKeys: members(of: current).map(\.key))
+      requeue([current])
       return
     }
     if let retryAfter, retryAfter > options.retryPolicy.maxRetryAfter {
@@ -190,10 +183,24 @@ final class OutboxDrain<Item: Sendable> {
     haltReason = reason
     report.haltedBecause = reason
     backoff = nil
-    for unit in [current] + retries {
-      engine.setState(.queued, forKeys: members(of: unit).map(\.key))
-    }
+    requeue([current] + retries)
     retries = []
+  }
+
+  /// The first unit waiting to be sent again that still has pending entries, taken off the
+  /// list.
+  private func nextRetry() -> Unit? {
+    while !retries.isEmpty {
+      let current = retries.removeFirst()
+      if !members(of: current).isEmpty { return current }
+    }
+    return nil
+  }
+
+  /// Puts the entries of `units` back in line (in memory: an attempt record already says they
+  /// were in flight, and an open puts such entries back in line too).
+  private func requeue(_ units: [Unit]) {
+    for unit in units { engine.setState(.queued, forKeys: members(of: unit).map(\.key)) }
   }
 
   /// What to do now: start a send while the window has room and nothing failed, wait for an
@@ -205,10 +212,7 @@ final class OutboxDrain<Item: Sendable> {
       if let backoff { return .wait(backoff) }
     }
     if inFlight.count < window {
-      while !retries.isEmpty {
-        let current = retries.removeFirst()
-        if !members(of: current).isEmpty { return try send(current) }
-      }
+      if let unit = nextRetry() { return try send(unit) }
       if let unit = try nextUnit() { return try send(unit) }
     }
     return inFlight.isEmpty ? .finished(finish()) : .awaitAnswer

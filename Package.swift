@@ -198,7 +198,9 @@ let package = Package(
     ),
     .testTarget(
       name: "StoicForwardingTests",
-      dependencies: ["StoicForwarding", "StoicStore", "StoicTelemetry", "StoicTesting"],
+      dependencies: [
+        "StoicForwarding", "StoicStore", "StoicTelemetry", "StoicTesting", "StoicTestSupport",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -225,6 +227,10 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // The tests' Python (.build/venv from scripts/bootstrap) and the third-party OpenTelemetry
+    // tools in it, run against the forwarder and the example collector.
+    .target(
+      name: "StoicTestSupport", path: "Tests/StoicTestSupport", swiftSettings: strictSettings),
     .testTarget(
       name: "StoicPowerCutTests",
       dependencies: ["StoicPowerCut", "stoic-powercut-workload", "StoicStore"],

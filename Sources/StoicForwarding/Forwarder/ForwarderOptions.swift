@@ -22,8 +22,13 @@ public struct ForwarderOptions: Sendable {
   public var resourceAttributes: [(String, String)]
   /// The instrumentation scope's name in every batch.
   public var scopeName: String
-  /// The outbox's options: the retry policy within one drain, the clock, the randomness.
+  /// The outbox's options: the retry policy within one drain, the clock, the randomness. Its
+  /// `classifier` is replaced by ``classifier``.
   public var outbox: OutboxOptions
+  /// What an answer means to the outbox: OTLP/HTTP's retry rules by default
+  /// (``StoicStore/FailureClassifier/otlp``, whose table the StoicForwarding catalog shows
+  /// beside the specification's).
+  public var classifier: FailureClassifier
   /// How long the background loop waits between drains while all goes well.
   public var interval: Duration
   /// The first wait of the background loop after a drain that could not finish (the endpoint
@@ -41,6 +46,7 @@ public struct ForwarderOptions: Sendable {
       ("service.name", OTelEnvironment.defaultServiceName())
     ],
     scopeName: String = "stoic", outbox: OutboxOptions = OutboxOptions(),
+    classifier: FailureClassifier = .otlp,
     interval: Duration = .seconds(1), initialBackoff: Duration = .seconds(1),
     maximumBackoff: Duration = .seconds(60)
   ) {
@@ -51,9 +57,18 @@ public struct ForwarderOptions: Sendable {
     self.resourceAttributes = resourceAttributes
     self.scopeName = scopeName
     self.outbox = outbox
+    self.classifier = classifier
     self.interval = interval
     self.initialBackoff = initialBackoff
     self.maximumBackoff = maximumBackoff
+  }
+
+  /// ``outbox`` with ``classifier`` as its classifier: what the forwarder opens its outbox
+  /// with.
+  var outboxOptions: OutboxOptions {
+    var options = outbox
+    options.classifier = classifier
+    return options
   }
 
   /// The background loop's wait after `failures` drains in a row that could not finish:

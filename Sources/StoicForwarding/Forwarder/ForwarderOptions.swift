@@ -15,7 +15,10 @@ public struct ForwarderOptions: Sendable {
   /// one before.
   public var inFlight: Int
   /// Resource attributes (`service.name`, `service.version`, …) sent with every batch. The
-  /// spool's identity is added as `service.instance.id` unless given here.
+  /// spool's identity is added as `service.instance.id` unless given here. The default is
+  /// OpenTelemetry's `service.name` for an unconfigured service,
+  /// `unknown_service:<executable name>` (``OTelEnvironment/defaultServiceName(executableName:)``);
+  /// ``OTelEnvironment/resourceAttributes`` gives the one the environment configures.
   public var resourceAttributes: [(String, String)]
   /// The instrumentation scope's name in every batch.
   public var scopeName: String
@@ -30,11 +33,13 @@ public struct ForwarderOptions: Sendable {
   public var maximumBackoff: Duration
 
   /// Creates options: batches of up to 1,000 records or 1 MiB, 32 formed ahead per stream,
-  /// up to 4 in flight, `service.name` `stoic`, a drain a second, backoff from 1 s up to a
+  /// up to 4 in flight, `service.name` `unknown_service:<executable name>`, a drain a second, backoff from 1 s up to a
   /// minute.
   public init(
     maxRecords: Int = 1000, maxBytes: Int = 1 << 20, lookahead: Int = 32, inFlight: Int = 4,
-    resourceAttributes: [(String, String)] = [("service.name", "stoic")],
+    resourceAttributes: [(String, String)] = [
+      ("service.name", OTelEnvironment.defaultServiceName())
+    ],
     scopeName: String = "stoic", outbox: OutboxOptions = OutboxOptions(),
     interval: Duration = .seconds(1), initialBackoff: Duration = .seconds(1),
     maximumBackoff: Duration = .seconds(60)

@@ -232,6 +232,11 @@ let package = Package(
     .target(
       name: "StoicTestSupport", path: "Tests/StoicTestSupport", swiftSettings: strictSettings),
     .testTarget(
+      name: "StoicInteropTests",
+      dependencies: ["StoicTestSupport", "StoicCollector", "StoicForwarding", "stoic-agent"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
       name: "StoicPowerCutTests",
       dependencies: ["StoicPowerCut", "stoic-powercut-workload", "StoicStore"],
       swiftSettings: strictSettings

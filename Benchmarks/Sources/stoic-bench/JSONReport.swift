@@ -62,6 +62,9 @@ struct JSONReport: Encodable {
   func encoded() throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    // A figure that could not be measured (a peer skipped) is NaN: written as a string.
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
     return String(decoding: try encoder.encode(self), as: UTF8.self)
   }
 }

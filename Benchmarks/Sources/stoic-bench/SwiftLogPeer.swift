@@ -10,18 +10,27 @@ enum SwiftLogPeer {
   /// One `logger.info` call of the log scenarios: record `index`'s message and three pairs.
   @inline(__always)
   static func info(_ logger: Logger, _ line: LogLine, _ index: Int) {
+    info(logger, line, message: line.message(index))
+  }
+
+  /// One `logger.info` call with `message` and the three pairs.
+  @inline(__always)
+  static func info(_ logger: Logger, _ line: LogLine, message: String) {
     logger.info(
-      "\(line.message(index))",
+      "\(message)",
       metadata: ["request-id": "9f3c2a71e4b8d605", "route": "/api/v1/orders", "user": "u-48213"],
       source: line.source)
   }
 
   /// A new telemetry spool (default options) in `directory`, `count` calls through a `Logger`
   /// over `StoicLogHandler`.
-  static func stoic(_ line: LogLine, count: Int, in directory: String) throws -> RunSample {
-    let spool = try TelemetrySpool.open(at: directory)
+  static func stoic(
+    _ line: LogLine, count: Int, in directory: String, latencies: Bool = true,
+    options: TelemetryOptions = TelemetryOptions()
+  ) throws -> RunSample {
+    let spool = try TelemetrySpool.open(at: directory, options: options)
     let logger = Logger(label: line.label) { StoicLogHandler(label: $0, spool: spool) }
-    let sample = RunSample.timing(count: count, latencies: true) { index in
+    let sample = RunSample.timing(count: count, latencies: latencies) { index in
       info(logger, line, index)
     }
     try spool.close()
@@ -31,9 +40,9 @@ enum SwiftLogPeer {
   /// swift-log's own `StreamLogHandler` writing to a file. Its public constructors write to the
   /// standard output or error only, so the standard output is pointed at the file for the loop
   /// (the handler writes and flushes every record, as it does to a terminal).
-  static func streamHandler(_ line: LogLine, count: Int, in directory: String) throws
-    -> RunSample
-  {
+  static func streamHandler(
+    _ line: LogLine, count: Int, in directory: String, latencies: Bool = true
+  ) throws -> RunSample {
     let file = open(directory + "/swift-log-stream.log", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     guard file >= 0 else { throw BenchError("cannot create the stream handler's file") }
     fflush(nil)
@@ -49,7 +58,9 @@ enum SwiftLogPeer {
       close(saved)
     }
     let logger = Logger(label: line.label) { StreamLogHandler.standardOutput(label: $0) }
-    return RunSample.timing(count: count, latencies: true) { index in info(logger, line, index) }
+    return RunSample.timing(count: count, latencies: latencies) { index in
+      info(logger, line, index)
+    }
   }
 
   /// swift-log's `SwiftLogNoOpLogHandler`: its level is `critical`, so `Logger` filters the call

@@ -1,3 +1,5 @@
+import Foundation
+
 /// OpenTelemetry's standard environment variables, read as its SDKs read them: the OTLP
 /// exporter's endpoint, headers, protocol, compression and timeout, the service name, the
 /// resource attributes and the switch that turns the SDK off.
@@ -65,6 +67,9 @@ public struct OTelEnvironment: Sendable {
     executableName.isEmpty ? "unknown_service" : "unknown_service:" + executableName
   }
 
+  /// The process's environment variables.
+  public static var processVariables: [String: String] { ProcessInfo.processInfo.environment }
+
   /// The last path component of the process's first argument.
   public static var executableName: String {
     let path = CommandLine.arguments.first ?? ""
@@ -92,6 +97,17 @@ public struct OTelEnvironment: Sendable {
     attributes.removeAll { $0.0 == "service.name" }
     resourceAttributes = [("service.name", serviceName)] + attributes
     exporter = try reader.exporter()
+  }
+
+  /// `variables` with `endpoint` as `OTEL_EXPORTER_OTLP_ENDPOINT` and no per-signal endpoint:
+  /// what a command-line flag such as `stoic drain --to URL` means, winning over the
+  /// environment's endpoints while its headers, protocol and the rest still apply.
+  public static func variables(_ variables: [String: String], endpoint: String) -> [String: String]
+  {
+    var result = variables
+    result[Reader.prefix + "ENDPOINT"] = endpoint
+    for signal in OTLPSignal.allCases { result[Reader.name("ENDPOINT", signal)] = nil }
+    return result
   }
 
   /// The variables, with empty ones taken as unset.

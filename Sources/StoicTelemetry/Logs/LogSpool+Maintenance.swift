@@ -203,8 +203,9 @@ extension LogSpool {
         var metadata = LogMetadata(minimumCapacity: event.fields.count)
         for (key, value) in event.fields { metadata[key] = .string(value) }
         _ = write(
-          level: LogLevel(event.level), label: Self.eventLabel, message: event.name,
-          metadata: metadata, source: "stoic", file: "", function: "", line: 0)
+          LogRecordInput(
+            level: LogLevel(event.level), label: Self.eventLabel, message: event.name,
+            metadata: metadata, source: "stoic", file: "", function: "", line: 0))
       }
     }
   }

@@ -189,6 +189,10 @@ extension LogSpool {
       state.failure = error
       state.diskErrorsAtFailure = dropCounters.counts.diskError
       state.nextRecovery = .now + options.recoveryInterval
+      assert(
+        SpoolRules.takesRecordsWithoutFailure(
+          writable: writable.load(ordering: .relaxed), failure: state.failure),
+        "@L1: the failure was recorded while the spool took records")
       return true
     }
     guard first else { return }

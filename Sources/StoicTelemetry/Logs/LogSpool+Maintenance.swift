@@ -119,6 +119,11 @@ extension LogSpool {
       return diskErrors - min(diskErrors, state.diskErrorsAtFailure)
     }
     writable.store(true, ordering: .relaxed)
+    assert(
+      state.withLock {
+        SpoolRules.takesRecordsWithoutFailure(
+          writable: writable.load(ordering: .relaxed), failure: $0.failure)
+      }, "@L1: the spool takes records again with a failure recorded")
     raise(
       StoreEvent(
         SpoolEvents.writeResumed,

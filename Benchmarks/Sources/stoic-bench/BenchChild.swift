@@ -19,7 +19,9 @@ enum BenchChild {
   }
 
   /// `log-rss stoic|stream DIRECTORY COUNT`: COUNT calls through a `Logger`, no latencies kept;
-  /// the parent reads the peak resident memory from `wait4`.
+  /// prints this process's peak resident memory (`VmHWM`). Not `wait4`'s `ru_maxrss`: a child
+  /// started with `posix_spawn` shares the parent's memory until its `exec`, and Linux carries
+  /// that high-water mark over into the child's.
   private static func logRSS(_ arguments: [String]) throws {
     guard arguments.count == 3, let count = Int(arguments[2]) else {
       throw BenchError("log-rss needs a handler, a directory and a count")
@@ -34,6 +36,7 @@ enum BenchChild {
       _ = try SwiftLogPeer.streamHandler(line, count: count, in: arguments[1], latencies: false)
     default: throw BenchError("log-rss: unknown handler \(arguments[0])")
     }
+    FileHandle.standardOutput.write(Data("\(try ReplayChild.peakResidentBytes())\n".utf8))
   }
 
   /// `spool-writer DIRECTORY READY_AFTER COUNTER`: opens the spool (recovering it after the last

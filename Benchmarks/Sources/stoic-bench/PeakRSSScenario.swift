@@ -1,5 +1,5 @@
 /// Peak resident memory of a process logging through swift-log's `Logger`, each run in a child
-/// process of its own (`wait4`'s `ru_maxrss`): Stoic's handler against swift-log's
+/// process of its own (its `VmHWM`): Stoic's handler against swift-log's
 /// `StreamLogHandler` writing to a file, at two record counts, to show the peak does not grow
 /// with the records logged.
 struct PeakRSSScenario: Scenario {
@@ -12,9 +12,12 @@ struct PeakRSSScenario: Scenario {
       for count in counts {
         context.progress("peak-rss \(handler) \(count) records")
         let peak = try context.inFreshDirectory(id) { directory in
+          let output = directory + "/peak"
           let child = try ChildProcess.spawn(
-            ChildProcess.benchmark, ["--child", "log-rss", handler, directory, String(count)])
-          return try child.succeed("the peak-rss child").peakRSSBytes
+            ChildProcess.benchmark, ["--child", "log-rss", handler, directory, String(count)],
+            output: output)
+          try child.succeed("the peak-rss child")
+          return PipelineRun.printedNumber(output)
         }
         peaks[handler, default: [:]][count] = Double(peak)
       }
@@ -27,7 +30,7 @@ struct PeakRSSScenario: Scenario {
     var result = BenchResult(
       scenario: id, metric: "peak-rss", unit: "MiB",
       title: "peak resident memory of a child process logging \(Format.count(large)) records "
-        + "through Logger (ru_maxrss)",
+        + "through Logger (its VmHWM)",
       stoic: Summary([stoic / mebibyte]))
     result.peers = [.init(name: "swift-log-stream-handler", summary: Summary([stream / mebibyte]))]
     let growth = (peaks["stoic"]?[large] ?? .nan) - (peaks["stoic"]?[small] ?? .nan)

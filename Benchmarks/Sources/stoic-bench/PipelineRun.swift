@@ -96,7 +96,8 @@ struct PipelineRun {
     var returned: [Range<Int>] = []
     var next = 0
     for _ in 0..<kills {
-      let app = try startStoicApp(collector, range: next..<(1 << 40), rate: rate, output: nil)
+      let app = try startStoicApp(
+        collector, range: next..<(1 << 40), rate: rate, output: "stoic-app.out")
       usleep(UInt32.random(in: 100_000...600_000, using: &random))
       app.kill()
       _ = try app.wait()
@@ -105,7 +106,7 @@ struct PipelineRun {
       next = end + 1
     }
     let last = next..<(next + 1_000)
-    let app = try startStoicApp(collector, range: last, rate: rate, output: nil)
+    let app = try startStoicApp(collector, range: last, rate: rate, output: "stoic-app.out")
     try app.succeed("the last Stoic app")
     returned.append(last)
     try Self.waitUntilQuiet(collector)

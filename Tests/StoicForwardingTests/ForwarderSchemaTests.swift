@@ -24,6 +24,7 @@ struct ForwarderSchemaTests {
     kinds = {"logs": logs.ExportLogsServiceRequest, "metrics": metrics.ExportMetricsServiceRequest}
     failures = []
     checked = 0
+    counts = {}
     for path in sorted(glob.glob(f"{directory}/*.pb")):
         name = os.path.basename(path)[:-3]
         cls = kinds[name.split("-")[0]]
@@ -34,7 +35,34 @@ struct ForwarderSchemaTests {
             failures.append(f"{name}: the protobuf and the JSON body differ in meaning")
         if from_pb.ByteSize() == 0:
             failures.append(f"{name}: empty")
+        is_logs = name.startswith("logs")
+        for group in (from_pb.resource_logs if is_logs else from_pb.resource_metrics):
+            resource = {a.key: a.value.string_value for a in group.resource.attributes}
+            sdk = [resource.get(f"telemetry.sdk.{k}") for k in ("name", "language", "version")]
+            if sdk[:2] != ["stoic", "swift"] or not sdk[2]:
+                failures.append(f"{name}: telemetry.sdk.* missing from the resource")
+            for scoped in (group.scope_logs if is_logs else group.scope_metrics):
+                if scoped.scope.name != "stoic" or not scoped.scope.version:
+                    failures.append(f"{name}: the scope has no name or version")
+                for record in (scoped.log_records if is_logs else []):
+                    values = {a.key: a.value for a in record.attributes}
+                    if "code.line.number" not in values:
+                        failures.append(f"{name}: a record without code.line.number")
+                    if set(values) & {"code.filepath", "code.function", "code.lineno"}:
+                        failures.append(f"{name}: a record with deprecated code.* names")
+                    for key in ("code.file.path", "code.function.name"):
+                        if key in values:
+                            counts[key] = counts.get(key, 0) + 1
+                    if values.get("exception.type", None) is not None and values.get("exception.message"):
+                        counts["exception"] = counts.get("exception", 0) + 1
+                    if len(record.trace_id) == 16 and len(record.span_id) == 8:
+                        counts["traced"] = counts.get("traced", 0) + 1
         checked += 1
+    print("counts: " + " ".join(f"{k}={v}" for k, v in sorted(counts.items())))
+    if counts.get("code.file.path", 0) == 0 or counts.get("code.function.name", 0) == 0:
+        failures.append("no record carried code.file.path and code.function.name")
+    if counts.get("exception", 0) == 0:
+        failures.append("no record carried exception.type and exception.message")
     if failures or checked == 0:
         print("\n".join(failures) or "no bodies")
         sys.exit(1)
@@ -70,6 +98,9 @@ struct ForwarderSchemaTests {
     let spool = try ForwarderFixture.openSpool(disk)
     for index in 0..<20 { ForwarderFixture.log(spool, index) }
     spool.logs.log(level: .critical, label: "edge", message: "", metadata: ["empty": .array([])])
+    spool.logs.log(
+      level: .error, label: "failing", message: "a call failed",
+      metadata: ["exception.type": .string("MyError"), "exception.message": .string("boom")])
     spool.metrics.counter(label: "c", dimensions: [("k", "v")]).increment(by: 5)
     spool.metrics.floatingPointCounter(label: "f").increment(by: 1.5)
     spool.metrics.gauge(label: "g").set(-2.25)

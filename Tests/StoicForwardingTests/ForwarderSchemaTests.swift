@@ -15,7 +15,7 @@ import Testing
 @Suite("Forwarder bodies against the opentelemetry-proto schema")
 struct ForwarderSchemaTests {
   static let script = #"""
-    import json, sys, glob, os
+    import base64, json, sys, glob, os
     from google.protobuf import json_format
     from opentelemetry.proto.collector.logs.v1 import logs_service_pb2 as logs
     from opentelemetry.proto.collector.metrics.v1 import metrics_service_pb2 as metrics
@@ -30,7 +30,15 @@ struct ForwarderSchemaTests {
         cls = kinds[name.split("-")[0]]
         from_pb = cls()
         from_pb.ParseFromString(open(path, "rb").read())
-        from_json = json_format.Parse(open(f"{directory}/{name}.json").read(), cls())
+        # OTLP/JSON writes trace and span ids in hex, where protobuf's JSON mapping has base64.
+        document = json.load(open(f"{directory}/{name}.json"))
+        for group in document.get("resourceLogs", []):
+            for scoped in group.get("scopeLogs", []):
+                for record in scoped.get("logRecords", []):
+                    for key in ("traceId", "spanId"):
+                        if key in record:
+                            record[key] = base64.b64encode(bytes.fromhex(record[key])).decode()
+        from_json = json_format.Parse(json.dumps(document), cls())
         if from_pb != from_json:
             failures.append(f"{name}: the protobuf and the JSON body differ in meaning")
         if from_pb.ByteSize() == 0:
@@ -61,6 +69,8 @@ struct ForwarderSchemaTests {
     print("counts: " + " ".join(f"{k}={v}" for k, v in sorted(counts.items())))
     if counts.get("code.file.path", 0) == 0 or counts.get("code.function.name", 0) == 0:
         failures.append("no record carried code.file.path and code.function.name")
+    if counts.get("traced", 0) == 0:
+        failures.append("no record carried trace_id and span_id")
     if counts.get("exception", 0) == 0:
         failures.append("no record carried exception.type and exception.message")
     if failures or checked == 0:
@@ -101,6 +111,12 @@ struct ForwarderSchemaTests {
     spool.logs.log(
       level: .error, label: "failing", message: "a call failed",
       metadata: ["exception.type": .string("MyError"), "exception.message": .string("boom")])
+    spool.logs.log(
+      level: .info, label: "traced", message: "in a span",
+      metadata: [
+        "trace_id": .string("4bf92f3577b34da6a3ce929d0e0e4736"),
+        "span_id": .string("00f067aa0ba902b7"), "trace_flags": .string("1"),
+      ])
     spool.metrics.counter(label: "c", dimensions: [("k", "v")]).increment(by: 5)
     spool.metrics.floatingPointCounter(label: "f").increment(by: 1.5)
     spool.metrics.gauge(label: "g").set(-2.25)

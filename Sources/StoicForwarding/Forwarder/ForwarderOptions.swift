@@ -37,6 +37,10 @@ public struct ForwarderOptions: Sendable {
   /// The names of the code location attributes: the current ones unless asked
   /// (``OTelEnvironment/codeAttributes`` reads `OTEL_SEMCONV_STABILITY_OPT_IN`).
   public var codeAttributes: CodeAttributes = .current
+  /// The metadata keys of a record's trace context, moved into the OTLP record's `trace_id`,
+  /// `span_id` and `flags` when well formed (swift-otel's `trace_id`, `span_id`,
+  /// `trace_flags` by default; `nil` sends them as plain attributes).
+  public var traceContext: TraceContextKeys? = .swiftOTel
   /// The outbox's options: the retry policy within one drain, the clock, the randomness. Its
   /// `classifier` is replaced by ``classifier``.
   public var outbox: OutboxOptions

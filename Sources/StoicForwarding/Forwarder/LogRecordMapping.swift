@@ -27,7 +27,10 @@ extension UnsafeRawBufferPointer {
 ///   path), `code.function.name` (swift-log's `#function`, `name(label:)` without its type),
 ///   `code.line.number`; with ``ForwarderOptions/CodeAttributes/currentAndDeprecated`` also
 ///   the names they replaced (`code.filepath`, `code.function`, `code.lineno`), for older
-///   backends; then `stoic.sequence` (the record's sequence in its spool).
+///   backends; then `stoic.sequence` (the record's sequence in its spool);
+/// - trace context: a well-formed trace id, span id and flags under the keys of
+///   ``TraceContextKeys`` (swift-otel's by default) fill `trace_id`, `span_id` and `flags`
+///   and leave the attributes; malformed ones stay attributes.
 public enum LogRecordMapping {
   /// The OTLP severity of `level`.
   public static func severity(_ level: LogLevel) -> OTLP.SeverityNumber {
@@ -42,12 +45,26 @@ public enum LogRecordMapping {
     }
   }
 
-  /// The OTLP record for `record`, with the code attributes `codeAttributes` names.
+  /// The OTLP record for `record`, with the code attributes `codeAttributes` names and the
+  /// trace context found under `traceContext` (`nil`: none is looked for) in its fields.
   public static func otlp(
-    _ record: LogRecord, codeAttributes: ForwarderOptions.CodeAttributes = .current
+    _ record: LogRecord, codeAttributes: ForwarderOptions.CodeAttributes = .current,
+    traceContext: TraceContextKeys? = .swiftOTel
   ) -> OTLP.LogRecord {
     let time = UInt64(clamping: record.timeNanoseconds)
-    var attributes = attributes(record.metadata)
+    var metadata = record.metadata
+    let found = traceContext?.find { key -> String.UTF8View? in
+      switch metadata[key] {
+      case .string(let text)?, .stringConvertible(let text)?: text.utf8
+      default: nil
+      }
+    }
+    if let traceContext, let found {
+      metadata[traceContext.traceID] = nil
+      metadata[traceContext.spanID] = nil
+      if found.flags != nil { metadata[traceContext.traceFlags] = nil }
+    }
+    var attributes = attributes(metadata)
     attributes.append(OTLP.KeyValue(Keys.label.description, .string(record.label)))
     if !record.source.isEmpty {
       attributes.append(OTLP.KeyValue(Keys.source.description, .string(record.source)))
@@ -66,7 +83,8 @@ public enum LogRecordMapping {
     return OTLP.LogRecord(
       timeUnixNano: time, observedTimeUnixNano: time, severityNumber: severity(record.level),
       severityText: record.level.description.uppercased(), body: .string(record.message),
-      attributes: attributes)
+      attributes: attributes, flags: found?.flags ?? 0, traceId: found?.traceID ?? [],
+      spanId: found?.spanID ?? [])
   }
 
   /// The OTLP record of a spooled record, as protobuf, written from its encoded fields
@@ -76,7 +94,8 @@ public enum LogRecordMapping {
   static func writeProtobuf(
     _ record: LogRecordFields, sequence: UInt64,
     metadata: [(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)],
-    codeAttributes: ForwarderOptions.CodeAttributes = .current, to writer: inout ProtobufWriter
+    codeAttributes: ForwarderOptions.CodeAttributes = .current,
+    traceContext: TraceContextKeys? = .swiftOTel, to writer: inout ProtobufWriter
   ) {
     typealias Field = OTLPLogsProtobuf.LogRecordField
     let time = UInt64(clamping: record.timeNanoseconds)
@@ -89,7 +108,11 @@ public enum LogRecordMapping {
     let body = writer.beginMessage(Field.body)
     writeString(OTLPCommonProtobuf.AnyValueField.stringValue, record.message, to: &writer)
     writer.endMessage(body)
+    let found = traceContext?.find { key in
+      metadata.first { $0.key.elementsEqual(key.utf8) }?.value
+    }
     for pair in metadata {
+      if let traceContext, let found, traceContext.moved(pair.key, found) { continue }
       writeAttribute(pair.key, string: pair.value, to: &writer)
     }
     writeAttribute(.init(Keys.label), string: record.label, to: &writer)
@@ -106,6 +129,11 @@ public enum LogRecordMapping {
       writeAttribute(.init(keys.line), int: Int64(clamping: record.line), to: &writer)
     }
     writeAttribute(.init(Keys.sequence), int: Int64(clamping: sequence), to: &writer)
+    if let found {
+      writer.fixed32(Field.flags, found.flags ?? 0)
+      writer.bytes(Field.traceId, found.traceID)
+      writer.bytes(Field.spanId, found.spanID)
+    }
     writer.fixed64(Field.observedTimeUnixNano, time)
   }
 

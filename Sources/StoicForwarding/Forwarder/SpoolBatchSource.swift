@@ -17,6 +17,7 @@ public struct SpoolBatchSource: Sendable {
   let resource: OTLP.Resource
   let scope: OTLP.InstrumentationScope
   let codeAttributes: ForwarderOptions.CodeAttributes
+  let traceContext: TraceContextKeys?
 
   /// A source over `spool` with the batch limits, resource and scope of `options`.
   public init(spool: TelemetrySpool, options: ForwarderOptions) {
@@ -34,6 +35,7 @@ public struct SpoolBatchSource: Sendable {
     resource = OTLP.Resource(attributes: attributes)
     scope = OTLP.InstrumentationScope(name: options.scopeName, version: TelemetrySDK.version)
     codeAttributes = options.codeAttributes
+    traceContext = options.traceContext
   }
 
   /// The records at or below this sequence have left the stream's journal.
@@ -164,7 +166,8 @@ public struct SpoolBatchSource: Sendable {
   func otlp(_ entry: LogEntry) -> OTLP.LogRecord {
     switch entry {
     case .record(let record):
-      return LogRecordMapping.otlp(record, codeAttributes: codeAttributes)
+      return LogRecordMapping.otlp(
+        record, codeAttributes: codeAttributes, traceContext: traceContext)
     case .unreadable(let entry):
       return OTLP.LogRecord(
         body: .bytes(entry.bytes),
@@ -198,7 +201,7 @@ public struct SpoolBatchSource: Sendable {
           if let fields = LogRecordFormat.fields(of: bytes, metadata: &metadata) {
             LogRecordMapping.writeProtobuf(
               fields, sequence: sequence, metadata: metadata, codeAttributes: codeAttributes,
-              to: &writer)
+              traceContext: traceContext, to: &writer)
           } else {
             let entry = LogEntry(sequence: sequence, bytes: bytes)
             if case .unreadable = entry { unreadable += 1 }

@@ -156,4 +156,11 @@ struct DrainCommandTests {
       }
     }
   }
+
+  @Test("the telemetry.sdk.version the forwarder sends is the version stoic prints")
+  func sdkVersionMatches() throws {
+    let outcome = try StoicProcess.run(["version"])
+    #expect(outcome.status == 0)
+    #expect(outcome.output.contains(TelemetrySDK.version), "\(outcome)")
+  }
 }

@@ -31,14 +31,18 @@ struct DirectProtobufTests {
     }
   }
 
-  @Test("the same bytes as the model's encoder, for flat, nested and non-ASCII metadata")
-  func sameBytesAsTheModel() throws {
+  @Test(
+    "the same bytes as the model's encoder, for flat, nested and non-ASCII metadata",
+    arguments: [ForwarderOptions.CodeAttributes.current, .currentAndDeprecated])
+  func sameBytesAsTheModel(codeAttributes: ForwarderOptions.CodeAttributes) throws {
     let disk = SimulatedFileSystem()
     let spool = try ForwarderFixture.openSpool(disk)
     defer { try? spool.close() }
     Self.fill(spool)
     try spool.flush()
-    let source = SpoolBatchSource(spool: spool, options: ForwarderFixture.options())
+    var options = ForwarderFixture.options()
+    options.codeAttributes = codeAttributes
+    let source = SpoolBatchSource(spool: spool, options: options)
     let last = spool.logs.lastSequence
     for range in [
       SpoolRange(stream: .logs, first: 1, last: last),

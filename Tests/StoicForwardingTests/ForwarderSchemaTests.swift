@@ -16,7 +16,7 @@ import Testing
 @Suite("Forwarder bodies against the opentelemetry-proto schema")
 struct ForwarderSchemaTests {
   static let script = #"""
-    import json, sys, glob, os
+    import base64, json, sys, glob, os
     from google.protobuf import json_format
     from opentelemetry.proto.collector.logs.v1 import logs_service_pb2 as logs
     from opentelemetry.proto.collector.metrics.v1 import metrics_service_pb2 as metrics
@@ -25,17 +25,55 @@ struct ForwarderSchemaTests {
     kinds = {"logs": logs.ExportLogsServiceRequest, "metrics": metrics.ExportMetricsServiceRequest}
     failures = []
     checked = 0
+    counts = {}
     for path in sorted(glob.glob(f"{directory}/*.pb")):
         name = os.path.basename(path)[:-3]
         cls = kinds[name.split("-")[0]]
         from_pb = cls()
         from_pb.ParseFromString(open(path, "rb").read())
-        from_json = json_format.Parse(open(f"{directory}/{name}.json").read(), cls())
+        # OTLP/JSON writes trace and span ids in hex, where protobuf's JSON mapping has base64.
+        document = json.load(open(f"{directory}/{name}.json"))
+        for group in document.get("resourceLogs", []):
+            for scoped in group.get("scopeLogs", []):
+                for record in scoped.get("logRecords", []):
+                    for key in ("traceId", "spanId"):
+                        if key in record:
+                            record[key] = base64.b64encode(bytes.fromhex(record[key])).decode()
+        from_json = json_format.Parse(json.dumps(document), cls())
         if from_pb != from_json:
             failures.append(f"{name}: the protobuf and the JSON body differ in meaning")
         if from_pb.ByteSize() == 0:
             failures.append(f"{name}: empty")
+        is_logs = name.startswith("logs")
+        for group in (from_pb.resource_logs if is_logs else from_pb.resource_metrics):
+            resource = {a.key: a.value.string_value for a in group.resource.attributes}
+            sdk = [resource.get(f"telemetry.sdk.{k}") for k in ("name", "language", "version")]
+            if sdk[:2] != ["stoic", "swift"] or not sdk[2]:
+                failures.append(f"{name}: telemetry.sdk.* missing from the resource")
+            for scoped in (group.scope_logs if is_logs else group.scope_metrics):
+                if scoped.scope.name != "stoic" or not scoped.scope.version:
+                    failures.append(f"{name}: the scope has no name or version")
+                for record in (scoped.log_records if is_logs else []):
+                    values = {a.key: a.value for a in record.attributes}
+                    if "code.line.number" not in values:
+                        failures.append(f"{name}: a record without code.line.number")
+                    if set(values) & {"code.filepath", "code.function", "code.lineno"}:
+                        failures.append(f"{name}: a record with deprecated code.* names")
+                    for key in ("code.file.path", "code.function.name"):
+                        if key in values:
+                            counts[key] = counts.get(key, 0) + 1
+                    if values.get("exception.type", None) is not None and values.get("exception.message"):
+                        counts["exception"] = counts.get("exception", 0) + 1
+                    if len(record.trace_id) == 16 and len(record.span_id) == 8:
+                        counts["traced"] = counts.get("traced", 0) + 1
         checked += 1
+    print("counts: " + " ".join(f"{k}={v}" for k, v in sorted(counts.items())))
+    if counts.get("code.file.path", 0) == 0 or counts.get("code.function.name", 0) == 0:
+        failures.append("no record carried code.file.path and code.function.name")
+    if counts.get("traced", 0) == 0:
+        failures.append("no record carried trace_id and span_id")
+    if counts.get("exception", 0) == 0:
+        failures.append("no record carried exception.type and exception.message")
     if failures or checked == 0:
         print("\n".join(failures) or "no bodies")
         sys.exit(1)
@@ -66,6 +104,15 @@ struct ForwarderSchemaTests {
     let spool = try ForwarderFixture.openSpool(disk)
     for index in 0..<20 { ForwarderFixture.log(spool, index) }
     spool.logs.log(level: .critical, label: "edge", message: "", metadata: ["empty": .array([])])
+    spool.logs.log(
+      level: .error, label: "failing", message: "a call failed",
+      metadata: ["exception.type": .string("MyError"), "exception.message": .string("boom")])
+    spool.logs.log(
+      level: .info, label: "traced", message: "in a span",
+      metadata: [
+        "trace_id": .string("4bf92f3577b34da6a3ce929d0e0e4736"),
+        "span_id": .string("00f067aa0ba902b7"), "trace_flags": .string("1"),
+      ])
     spool.metrics.counter(label: "c", dimensions: [("k", "v")]).increment(by: 5)
     spool.metrics.floatingPointCounter(label: "f").increment(by: 1.5)
     spool.metrics.gauge(label: "g").set(-2.25)

@@ -106,7 +106,7 @@ struct ForwarderTests {
             OTLP.KeyValue("a", .array([.string("x"), .string("y")])),
             OTLP.KeyValue("b", .string("2")),
           ]))
-      #expect(record.integer("code.lineno") == 2)
+      #expect(record.integer("code.line.number") == 2)
       #expect(record.timeUnixNano > 0 && record.observedTimeUnixNano == record.timeUnixNano)
     }
   }

@@ -54,6 +54,9 @@ public struct OTelEnvironment: Sendable {
   /// `OTEL_RESOURCE_ATTRIBUTES` in order (values percent-decoded), with `service.name` first,
   /// set to ``serviceName``.
   public var resourceAttributes: [(String, String)]
+  /// `OTEL_SEMCONV_STABILITY_OPT_IN`: ``ForwarderOptions/CodeAttributes/currentAndDeprecated``
+  /// when its comma-separated list holds `code/dup`, else the current names only.
+  public var codeAttributes: ForwarderOptions.CodeAttributes
 
   /// The default OTLP/HTTP base URL, used for a signal without an endpoint of its own when
   /// only the other signal's variable is set.
@@ -97,6 +100,9 @@ public struct OTelEnvironment: Sendable {
     attributes.removeAll { $0.0 == "service.name" }
     resourceAttributes = [("service.name", serviceName)] + attributes
     exporter = try reader.exporter()
+    let optIn = reader["OTEL_SEMCONV_STABILITY_OPT_IN"]?.split(separator: ",") ?? []
+    codeAttributes =
+      optIn.contains { $0.trimmingSpaces == "code/dup" } ? .currentAndDeprecated : .current
   }
 
   /// `variables` with `endpoint` as `OTEL_EXPORTER_OTLP_ENDPOINT` and no per-signal endpoint:

@@ -2,6 +2,17 @@ public import StoicStore
 
 /// How a ``Forwarder`` forms batches, describes its app, retries and waits.
 public struct ForwarderOptions: Sendable {
+  /// Which names a forwarded log record's code location goes under.
+  public enum CodeAttributes: Sendable, Hashable {
+    /// The semantic conventions' current names: `code.file.path`, `code.function.name`,
+    /// `code.line.number`.
+    case current
+    /// The current names and those they replaced (`code.filepath`, `code.function`,
+    /// `code.lineno`), for a backend that knows only the old ones: what
+    /// `OTEL_SEMCONV_STABILITY_OPT_IN=code/dup` asks for in OpenTelemetry's SDKs.
+    case currentAndDeprecated
+  }
+
   /// At most this many records (log records, or metric samples) per batch.
   public var maxRecords: Int
   /// At most this many spooled bytes per batch (a record larger than this alone still goes, in
@@ -20,8 +31,16 @@ public struct ForwarderOptions: Sendable {
   /// `unknown_service:<executable name>` (``OTelEnvironment/defaultServiceName(executableName:)``);
   /// ``OTelEnvironment/resourceAttributes`` gives the one the environment configures.
   public var resourceAttributes: [(String, String)]
-  /// The instrumentation scope's name in every batch.
+  /// The instrumentation scope's name in every batch (its version is
+  /// ``TelemetrySDK/version``).
   public var scopeName: String
+  /// The names of the code location attributes: the current ones unless asked
+  /// (``OTelEnvironment/codeAttributes`` reads `OTEL_SEMCONV_STABILITY_OPT_IN`).
+  public var codeAttributes: CodeAttributes = .current
+  /// The metadata keys of a record's trace context, moved into the OTLP record's `trace_id`,
+  /// `span_id` and `flags` when well formed (swift-otel's `trace_id`, `span_id`,
+  /// `trace_flags` by default; `nil` sends them as plain attributes).
+  public var traceContext: TraceContextKeys? = .swiftOTel
   /// The outbox's options: the retry policy within one drain, the clock, the randomness. Its
   /// `classifier` is replaced by ``classifier``.
   public var outbox: OutboxOptions

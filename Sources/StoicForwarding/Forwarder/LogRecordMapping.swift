@@ -13,11 +13,24 @@ extension UnsafeRawBufferPointer {
 ///
 /// - time and observed time: the record's time;
 /// - severity: trace 1, debug 5, info 9, notice 10 (INFO2), warning 13, error 17, critical
-///   21, with the level's name in capitals as the text;
+///   21 (FATAL), with the level's name in capitals as the text. swift-log's `critical` is
+///   its highest level, for a condition the program cannot carry on from, which is what
+///   OpenTelemetry's FATAL range (21–24) means ("a non-recoverable error"); swift-otel maps it
+///   to ERROR2 (18) instead, which leaves FATAL unused and sorts a critical record among
+///   ordinary errors in a backend's severity filter;
 /// - body: the message;
-/// - attributes: the metadata (nested dictionaries as `kvlist`, arrays as `array`), then
-///   `log.label`, `log.source`, `code.filepath`, `code.function`, `code.lineno` and
-///   `stoic.sequence` (the record's sequence in its spool).
+/// - attributes: the metadata as it is (nested dictionaries as `kvlist`, arrays as `array`;
+///   an error that StoicLogging records as `exception.type` and `exception.message` arrives
+///   under those names), then `log.label`, `log.source`, and the semantic conventions' code
+///   attributes (stable since semconv 1.33.0, <https://opentelemetry.io/docs/specs/semconv/registry/attributes/code/>):
+///   `code.file.path` (what swift-log's `#fileID` gives, `Module/File.swift`, not an absolute
+///   path), `code.function.name` (swift-log's `#function`, `name(label:)` without its type),
+///   `code.line.number`; with ``ForwarderOptions/CodeAttributes/currentAndDeprecated`` also
+///   the names they replaced (`code.filepath`, `code.function`, `code.lineno`), for older
+///   backends; then `stoic.sequence` (the record's sequence in its spool);
+/// - trace context: a well-formed trace id, span id and flags under the keys of
+///   ``TraceContextKeys`` (swift-otel's by default) fill `trace_id`, `span_id` and `flags`
+///   and leave the attributes; malformed ones stay attributes.
 public enum LogRecordMapping {
   /// The OTLP severity of `level`.
   public static func severity(_ level: LogLevel) -> OTLP.SeverityNumber {
@@ -32,27 +45,46 @@ public enum LogRecordMapping {
     }
   }
 
-  /// The OTLP record for `record`.
-  public static func otlp(_ record: LogRecord) -> OTLP.LogRecord {
+  /// The OTLP record for `record`, with the code attributes `codeAttributes` names and the
+  /// trace context found under `traceContext` (`nil`: none is looked for) in its fields.
+  public static func otlp(
+    _ record: LogRecord, codeAttributes: ForwarderOptions.CodeAttributes = .current,
+    traceContext: TraceContextKeys? = .swiftOTel
+  ) -> OTLP.LogRecord {
     let time = UInt64(clamping: record.timeNanoseconds)
-    var attributes = attributes(record.metadata)
+    var metadata = record.metadata
+    let found = traceContext?.find { key -> String.UTF8View? in
+      switch metadata[key] {
+      case .string(let text)?, .stringConvertible(let text)?: text.utf8
+      default: nil
+      }
+    }
+    if let traceContext, let found {
+      metadata[traceContext.traceID] = nil
+      metadata[traceContext.spanID] = nil
+      if found.flags != nil { metadata[traceContext.traceFlags] = nil }
+    }
+    var attributes = attributes(metadata)
     attributes.append(OTLP.KeyValue(Keys.label.description, .string(record.label)))
     if !record.source.isEmpty {
       attributes.append(OTLP.KeyValue(Keys.source.description, .string(record.source)))
     }
-    if !record.file.isEmpty {
-      attributes.append(OTLP.KeyValue(Keys.file.description, .string(record.file)))
+    for keys in Keys.code(codeAttributes) {
+      if !record.file.isEmpty {
+        attributes.append(OTLP.KeyValue(keys.file.description, .string(record.file)))
+      }
+      if !record.function.isEmpty {
+        attributes.append(OTLP.KeyValue(keys.function.description, .string(record.function)))
+      }
+      attributes.append(OTLP.KeyValue(keys.line.description, .int(Int64(clamping: record.line))))
     }
-    if !record.function.isEmpty {
-      attributes.append(OTLP.KeyValue(Keys.function.description, .string(record.function)))
-    }
-    attributes.append(OTLP.KeyValue(Keys.line.description, .int(Int64(clamping: record.line))))
     attributes.append(
       OTLP.KeyValue(Keys.sequence.description, .int(Int64(clamping: record.sequence))))
     return OTLP.LogRecord(
       timeUnixNano: time, observedTimeUnixNano: time, severityNumber: severity(record.level),
       severityText: record.level.description.uppercased(), body: .string(record.message),
-      attributes: attributes)
+      attributes: attributes, flags: found?.flags ?? 0, traceId: found?.traceID ?? [],
+      spanId: found?.spanID ?? [])
   }
 
   /// The OTLP record of a spooled record, as protobuf, written from its encoded fields
@@ -62,7 +94,8 @@ public enum LogRecordMapping {
   static func writeProtobuf(
     _ record: LogRecordFields, sequence: UInt64,
     metadata: [(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)],
-    to writer: inout ProtobufWriter
+    codeAttributes: ForwarderOptions.CodeAttributes = .current,
+    traceContext: TraceContextKeys? = .swiftOTel, to writer: inout ProtobufWriter
   ) {
     typealias Field = OTLPLogsProtobuf.LogRecordField
     let time = UInt64(clamping: record.timeNanoseconds)
@@ -75,19 +108,32 @@ public enum LogRecordMapping {
     let body = writer.beginMessage(Field.body)
     writeString(OTLPCommonProtobuf.AnyValueField.stringValue, record.message, to: &writer)
     writer.endMessage(body)
+    let found = traceContext?.find { key in
+      metadata.first { $0.key.elementsEqual(key.utf8) }?.value
+    }
     for pair in metadata {
+      if let traceContext, let found, traceContext.moved(pair.key, found) { continue }
       writeAttribute(pair.key, string: pair.value, to: &writer)
     }
     writeAttribute(.init(Keys.label), string: record.label, to: &writer)
     if !record.source.isEmpty {
       writeAttribute(.init(Keys.source), string: record.source, to: &writer)
     }
-    if !record.file.isEmpty { writeAttribute(.init(Keys.file), string: record.file, to: &writer) }
-    if !record.function.isEmpty {
-      writeAttribute(.init(Keys.function), string: record.function, to: &writer)
+    for keys in Keys.code(codeAttributes) {
+      if !record.file.isEmpty {
+        writeAttribute(.init(keys.file), string: record.file, to: &writer)
+      }
+      if !record.function.isEmpty {
+        writeAttribute(.init(keys.function), string: record.function, to: &writer)
+      }
+      writeAttribute(.init(keys.line), int: Int64(clamping: record.line), to: &writer)
     }
-    writeAttribute(.init(Keys.line), int: Int64(clamping: record.line), to: &writer)
     writeAttribute(.init(Keys.sequence), int: Int64(clamping: sequence), to: &writer)
+    if let found {
+      writer.fixed32(Field.flags, found.flags ?? 0)
+      writer.bytes(Field.traceId, found.traceID)
+      writer.bytes(Field.spanId, found.spanID)
+    }
     writer.fixed64(Field.observedTimeUnixNano, time)
   }
 
@@ -96,10 +142,25 @@ public enum LogRecordMapping {
   private enum Keys {
     static let label: StaticString = "log.label"
     static let source: StaticString = "log.source"
-    static let file: StaticString = "code.filepath"
-    static let function: StaticString = "code.function"
-    static let line: StaticString = "code.lineno"
     static let sequence: StaticString = "stoic.sequence"
+
+    /// The names of a record's file, function and line.
+    struct Code {
+      let file: StaticString
+      let function: StaticString
+      let line: StaticString
+    }
+    static let current = Code(
+      file: "code.file.path", function: "code.function.name", line: "code.line.number")
+    static let deprecated = Code(
+      file: "code.filepath", function: "code.function", line: "code.lineno")
+    static let currentOnly = [current]
+    static let both = [current, deprecated]
+
+    /// The names `option` asks for, current first.
+    static func code(_ option: ForwarderOptions.CodeAttributes) -> [Code] {
+      option == .current ? currentOnly : both
+    }
   }
 
   /// Each level's severity text, by raw value, as UTF-8.

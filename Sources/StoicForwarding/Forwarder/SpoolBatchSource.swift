@@ -16,6 +16,8 @@ public struct SpoolBatchSource: Sendable {
   let maxBytes: Int
   let resource: OTLP.Resource
   let scope: OTLP.InstrumentationScope
+  let codeAttributes: ForwarderOptions.CodeAttributes
+  let traceContext: TraceContextKeys?
 
   /// A source over `spool` with the batch limits, resource and scope of `options`.
   public init(spool: TelemetrySpool, options: ForwarderOptions) {
@@ -26,8 +28,14 @@ public struct SpoolBatchSource: Sendable {
     if !attributes.contains(where: { $0.key == "service.instance.id" }) {
       attributes.append(OTLP.KeyValue("service.instance.id", .string(spool.identity.hex)))
     }
+    for (key, value) in TelemetrySDK.resourceAttributes
+    where !attributes.contains(where: { $0.key == key }) {
+      attributes.append(OTLP.KeyValue(key, .string(value)))
+    }
     resource = OTLP.Resource(attributes: attributes)
-    scope = OTLP.InstrumentationScope(name: options.scopeName)
+    scope = OTLP.InstrumentationScope(name: options.scopeName, version: TelemetrySDK.version)
+    codeAttributes = options.codeAttributes
+    traceContext = options.traceContext
   }
 
   /// The records at or below this sequence have left the stream's journal.
@@ -144,7 +152,7 @@ public struct SpoolBatchSource: Sendable {
     var unreadable = 0
     try spool.logs.forEachRecord(from: range.first, through: range.last) { entry in
       if case .unreadable = entry { unreadable += 1 }
-      records.append(Self.otlp(entry))
+      records.append(otlp(entry))
     }
     let request = OTLP.ExportLogsServiceRequest(resourceLogs: [
       OTLP.ResourceLogs(
@@ -155,10 +163,11 @@ public struct SpoolBatchSource: Sendable {
 
   /// The OTLP record of a spooled entry: its mapping, or for one this build could not decode,
   /// its bytes with the attribute `stoic.unreadable`.
-  static func otlp(_ entry: LogEntry) -> OTLP.LogRecord {
+  func otlp(_ entry: LogEntry) -> OTLP.LogRecord {
     switch entry {
     case .record(let record):
-      return LogRecordMapping.otlp(record)
+      return LogRecordMapping.otlp(
+        record, codeAttributes: codeAttributes, traceContext: traceContext)
     case .unreadable(let entry):
       return OTLP.LogRecord(
         body: .bytes(entry.bytes),
@@ -191,11 +200,12 @@ public struct SpoolBatchSource: Sendable {
           let slot = writer.beginMessage(OTLPLogsProtobuf.ScopeLogsField.logRecords)
           if let fields = LogRecordFormat.fields(of: bytes, metadata: &metadata) {
             LogRecordMapping.writeProtobuf(
-              fields, sequence: sequence, metadata: metadata, to: &writer)
+              fields, sequence: sequence, metadata: metadata, codeAttributes: codeAttributes,
+              traceContext: traceContext, to: &writer)
           } else {
             let entry = LogEntry(sequence: sequence, bytes: bytes)
             if case .unreadable = entry { unreadable += 1 }
-            OTLPLogsProtobuf.write(Self.otlp(entry), to: &writer)
+            OTLPLogsProtobuf.write(otlp(entry), to: &writer)
           }
           writer.endMessage(slot)
         }

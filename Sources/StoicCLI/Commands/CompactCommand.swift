@@ -165,7 +165,8 @@ enum CompactCommand: StoicCommand {
   private static func reportOpen(_ log: EventLog, console: Console) {
     for event in log.named(StoreEvents.journalTruncated) {
       console.line(
-        "\(event["path"] ?? ""): the open cut a torn tail of \(event["droppedBytes"] ?? "?") bytes")
+        "\(event["path"] ?? ""): the open cut a torn tail of \(event["droppedBytes"] ?? "?") "
+          + "bytes and \(event["zeroBytes"] ?? "0") preallocated zeros")
     }
   }
 

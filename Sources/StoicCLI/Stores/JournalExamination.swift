@@ -151,11 +151,16 @@ struct JournalExamination {
     for event in log.named(StoreEvents.journalTruncated) {
       let valid = UInt64(event["validBytes"] ?? "") ?? 0
       let dropped = UInt64(event["droppedBytes"] ?? "") ?? 0
+      let zeros = UInt64(event["zeroBytes"] ?? "") ?? 0
+      let (cut, overflow) = dropped.addingReportingOverflow(zeros)
       findings.append(
         Finding(
-          .warning, .tornTail, file: event["path"], offset: valid, length: dropped,
+          .warning, .tornTail, file: event["path"], offset: valid,
+          length: overflow ? UInt64.max : cut,
           "torn tail: \(dropped) bytes after offset \(valid) were never acknowledged as durable "
-            + "(a crash in the middle of an append); the next open cuts them"))
+            + "(a crash in the middle of an append)"
+            + (zeros > 0 ? ", then \(zeros) preallocated zeros that never held data" : "")
+            + "; the next open cuts them, and no acknowledged record is lost"))
     }
     if let journal, journal.recovery.removedCoveredSegments > 0 {
       findings.append(

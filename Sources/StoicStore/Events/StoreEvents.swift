@@ -29,11 +29,18 @@ public enum StoreEvents {
     summary: "F_FULLFSYNC is unsupported here; fsync was used instead.",
     fields: ["path"])
 
-  /// A torn tail was cut at open.
+  /// A torn tail was cut at open: what a crash left of appends it interrupted.
+  ///
+  /// `droppedBytes` counts the bytes of the interrupted appends (up to the last byte that is
+  /// not zero), `zeroBytes` the preallocated zeros after them, which never held data. No
+  /// record whose append returned is lost: everything cut lies after the last durable point.
+  /// Raised at `info`: this is how recovery from a crash in the middle of an append looks.
   public static let journalTruncated = EventDefinition(
-    "store.journal_truncated", level: .warning,
-    summary: "A torn tail (after the last durable point) was cut at open.",
-    fields: ["path", "validBytes", "droppedBytes"])
+    "store.journal_truncated", level: .info,
+    summary:
+      "A torn tail was cut at open: droppedBytes of appends a crash interrupted (never "
+      + "acknowledged, no acknowledged record lost) and zeroBytes of preallocated zeros.",
+    fields: ["path", "validBytes", "droppedBytes", "zeroBytes"])
 
   /// Records were compacted into a compressed snapshot or sealed segment.
   public static let journalCompacted = EventDefinition(

@@ -110,11 +110,15 @@ extension JournalOpener {
     }
   }
 
-  /// Reports bytes cut at open with ``StoreEvents/journalTruncated``.
-  func reportCut(path: String, validBytes: UInt64, dropped: UInt64) {
+  /// Reports bytes cut at open with ``StoreEvents/journalTruncated``: `dropped` bytes of
+  /// interrupted appends, then `zeros` preallocated zeros.
+  func reportCut(path: String, validBytes: UInt64, dropped: UInt64, zeros: UInt64 = 0) {
     events.emit(
       StoreEvents.journalTruncated,
-      [("path", path), ("validBytes", String(validBytes)), ("droppedBytes", String(dropped))])
+      [
+        ("path", path), ("validBytes", String(validBytes)), ("droppedBytes", String(dropped)),
+        ("zeroBytes", String(zeros)),
+      ])
   }
 
   /// The offset of the first valid sync marker in `segment`, or `nil`.

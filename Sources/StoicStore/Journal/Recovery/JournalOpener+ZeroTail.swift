@@ -14,4 +14,23 @@ extension JournalOpener {
     }
     return true
   }
+
+  /// Where the run of zeros that ends the range `start ..< end` begins (`end` when its last
+  /// byte is not zero): read backwards, a window at a time, so a long preallocated tail costs
+  /// a read of its zeros and nothing more.
+  func zeroRunStart(_ handle: StoreFileHandle, from start: UInt64, to end: UInt64)
+    throws(StoreError) -> UInt64
+  {
+    var position = end
+    while position > start {
+      let count = min(64 << 10, position - start)
+      let chunk = try fileSystem.read(handle, count: Int(count), at: position - count)
+      guard chunk.count == Int(count) else { return position }
+      if let last = chunk.lastIndex(where: { $0 != 0 }) {
+        return position - count + UInt64(last) + 1
+      }
+      position -= count
+    }
+    return start
+  }
 }

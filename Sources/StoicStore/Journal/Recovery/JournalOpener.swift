@@ -242,11 +242,13 @@ struct JournalOpener {
     damage: (offset: UInt64, length: UInt64, durable: Bool), report: inout JournalRecovery
   ) throws(StoreError) -> UInt64 {
     if options.mutations.contains(.noTailTruncation) { return scan.fileSize }
+    let zerosFrom = try zeroRunStart(handle, from: damage.offset, to: scan.fileSize)
     try fileSystem.truncate(handle, to: damage.offset)
     try fileSystem.sync(handle)
-    let dropped = scan.fileSize - damage.offset
-    report.truncatedBytes += dropped
-    reportCut(path: StorePath.join(directory, name), validBytes: damage.offset, dropped: dropped)
+    report.truncatedBytes += scan.fileSize - damage.offset
+    reportCut(
+      path: StorePath.join(directory, name), validBytes: damage.offset,
+      dropped: zerosFrom - damage.offset, zeros: scan.fileSize - zerosFrom)
     return damage.offset
   }
 

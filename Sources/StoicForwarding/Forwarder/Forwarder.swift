@@ -149,7 +149,7 @@ public actor Forwarder {
   /// Forms and sends batches until every durable record has been delivered (or parked), or a
   /// transient failure ends the drain (the report's ``ForwardingReport/haltedBecause``).
   ///
-  /// First takes a metrics sample (``StoicTelemetry/MetricsSpool/flush()``, on the forwarder's
+  /// First takes a metrics sample (`MetricsSpool.flush()`, on the forwarder's
   /// thread), so current metric values go with this drain: a short-lived program's counters
   /// arrive without waiting for the sampler's interval. Log records logged before the call are
   /// synced by the drain itself.
@@ -533,7 +533,7 @@ public actor Forwarder {
   /// after ``shutdown(timeout:)``.
   ///
   /// The loop's drains take no metrics sample of their own: they forward the samples the
-  /// metrics spool's interval flush (``StoicTelemetry/MetricsOptions/flushInterval``) writes,
+  /// metrics spool's interval flush (`MetricsOptions.flushInterval`) writes,
   /// and the log records as they become durable. ``drain(progress:)`` may be called while it
   /// runs (it joins the loop's round), and ``shutdown(timeout:)`` ends it.
   public func start() {

@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "StoicLogging", targets: ["StoicLogging"]),
     .library(name: "StoicMetrics", targets: ["StoicMetrics"]),
     .library(name: "StoicForwarding", targets: ["StoicForwarding"]),
+    .library(name: "Stoic", targets: ["Stoic"]),
     .library(name: "StoicCollector", targets: ["StoicCollector"]),
     .library(name: "StoicCLI", targets: ["StoicCLI"]),
     .executable(name: "stoic", targets: ["stoic"]),
@@ -33,11 +34,17 @@ let package = Package(
       description:
         "Builds the swift-metrics MetricsFactory over the metrics spool (fetches apple/swift-metrics)."
     ),
+    .trait(
+      name: "ServiceLifecycle",
+      description:
+        "Makes StoicService a swift-service-lifecycle Service (fetches swift-server/swift-service-lifecycle)."
+    ),
     .default(enabledTraits: []),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log.git", from: "1.12.0"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
   ],
   targets: [
     .systemLibrary(
@@ -89,6 +96,39 @@ let package = Package(
           name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["SwiftMetrics"])),
       ],
       path: "Integrations/StoicMetrics",
+      swiftSettings: strictSettings
+    ),
+    // The one call: spool, swift-log, swift-metrics, forwarder, shutdown. Each trait-gated
+    // reference has its own single-trait condition.
+    .target(
+      name: "Stoic",
+      dependencies: [
+        "StoicStore", "StoicTelemetry", "StoicForwarding", "StoicLogging", "StoicMetrics",
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+        .product(
+          name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["SwiftMetrics"])),
+        .product(
+          name: "Metrics", package: "swift-metrics", condition: .when(traits: ["SwiftMetrics"])),
+        .product(
+          name: "ServiceLifecycle", package: "swift-service-lifecycle",
+          condition: .when(traits: ["ServiceLifecycle"])),
+      ],
+      path: "Integrations/Stoic",
+      swiftSettings: strictSettings
+    ),
+    // The child process the lifecycle test runs in a ServiceGroup and sends SIGTERM (it does
+    // its work only with the traits SwiftLog, SwiftMetrics and ServiceLifecycle).
+    .executableTarget(
+      name: "stoic-lifecycle-child",
+      dependencies: [
+        "Stoic", "StoicForwarding",
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+        .product(
+          name: "Metrics", package: "swift-metrics", condition: .when(traits: ["SwiftMetrics"])),
+        .product(
+          name: "ServiceLifecycle", package: "swift-service-lifecycle",
+          condition: .when(traits: ["ServiceLifecycle"])),
+      ],
       swiftSettings: strictSettings
     ),
     .target(
@@ -188,6 +228,19 @@ let package = Package(
       dependencies: [
         "StoicLogging", "StoicTelemetry", "StoicStore", "StoicTesting",
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+      ],
+      swiftSettings: strictSettings
+    ),
+    // The one call's tests: with the traits SwiftLog and SwiftMetrics (the lifecycle test also
+    // with ServiceLifecycle); a default build compiles the trait-free part only.
+    .testTarget(
+      name: "StoicTests",
+      dependencies: [
+        "Stoic", "StoicForwarding", "StoicTelemetry", "StoicStore", "StoicTesting",
+        "StoicCollector", "stoic-lifecycle-child",
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+        .product(
+          name: "Metrics", package: "swift-metrics", condition: .when(traits: ["SwiftMetrics"])),
       ],
       swiftSettings: strictSettings
     ),

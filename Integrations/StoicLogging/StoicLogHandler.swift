@@ -16,7 +16,7 @@
   ///
   /// A value type, as swift-log requires: changing the level or the metadata of one logger
   /// changes that logger only. It converts and hands over; everything else (encoding,
-  /// durability, quota, disk errors) is the ``StoicTelemetry/LogSpool``'s, tested without
+  /// durability, quota, disk errors) is the `LogSpool`'s, tested without
   /// swift-log.
   ///
   /// Metadata is merged as swift-log's own handlers do: the handler's, then the metadata
@@ -84,7 +84,7 @@
       set { metadata[key] = newValue }
     }
 
-    /// Writes the record into the spool (see ``StoicTelemetry/LogSpool/log(level:label:message:metadata:source:file:function:line:)``).
+    /// Writes the record into the spool (see `LogSpool.log(level:label:message:metadata:source:file:function:line:)`).
     public func log(event: LogEvent) {
       var merged = converted
       if let provided = metadataProvider?.get(), !provided.isEmpty {

@@ -5,7 +5,7 @@
   public import CoreMetrics
   public import StoicTelemetry
 
-  /// A swift-metrics backend over a ``StoicTelemetry/MetricsSpool``: every counter, meter,
+  /// A swift-metrics backend over a `MetricsSpool`: every counter, meter,
   /// recorder and timer a library makes through swift-metrics becomes a series of the spool,
   /// whose running values survive any crash of the process and whose samples survive power loss
   /// from the next flush on.
@@ -15,15 +15,15 @@
   /// ```
   ///
   /// The factory only converts: each handler holds the spool's series handle and forwards to
-  /// it, so an increment costs what ``StoicTelemetry/CounterSeries/increment(by:)`` costs.
+  /// it, so an increment costs what `CounterSeries.increment(by:)` costs.
   ///
   /// | swift-metrics | spool series |
   /// | --- | --- |
-  /// | `Counter` | ``StoicTelemetry/MetricsSpool/counter(label:dimensions:)`` |
-  /// | `FloatingPointCounter` | ``StoicTelemetry/MetricsSpool/floatingPointCounter(label:dimensions:)`` |
-  /// | `Meter`, `Recorder(aggregate: false)`, `Gauge` | ``StoicTelemetry/MetricsSpool/gauge(label:dimensions:)`` |
-  /// | `Recorder(aggregate: true)` | ``StoicTelemetry/MetricsSpool/histogram(label:dimensions:bounds:)`` with the spool's default bounds |
-  /// | `Timer` | ``StoicTelemetry/MetricsSpool/timer(label:dimensions:)`` (nanoseconds) |
+  /// | `Counter` | `MetricsSpool.counter(label:dimensions:)` |
+  /// | `FloatingPointCounter` | `MetricsSpool.floatingPointCounter(label:dimensions:)` |
+  /// | `Meter`, `Recorder(aggregate: false)`, `Gauge` | `MetricsSpool.gauge(label:dimensions:)` |
+  /// | `Recorder(aggregate: true)` | `MetricsSpool.histogram(label:dimensions:bounds:)` with the spool's default bounds |
+  /// | `Timer` | `MetricsSpool.timer(label:dimensions:)` (nanoseconds) |
   ///
   /// Destroying a metric keeps its series: its cumulative values stay in the spool, and a
   /// series is sampled only when it changes, so a destroyed one costs nothing more. Making the

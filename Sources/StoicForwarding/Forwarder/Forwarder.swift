@@ -12,7 +12,8 @@ public import StoicTelemetry
 /// let forwarder = try await Forwarder.open(
 ///   spool: spool, exporter: try OTLPExporter(configuration: configuration))
 /// await forwarder.start()          // in the background, with backoff
-/// // … or by hand: let report = try await forwarder.drain()
+/// try await forwarder.drain()       // and by hand, joining the loop's round
+/// try await forwarder.shutdown(timeout: .seconds(5))  // a final drain, bounded
 /// ```
 ///
 /// ## How a batch goes
@@ -72,7 +73,12 @@ public actor Forwarder {
   var probing: Set<SpoolStream> = Set(SpoolStream.allCases)
   /// Parked keys already reported.
   var parkedKeys: Set<String> = []
-  var draining = false
+  /// The round in progress (the background loop's or a caller's), numbered in start order.
+  var round: (number: Int, task: Task<Result<ForwardingReport, StoreError>, Never>)?
+  /// How many rounds have started.
+  var roundsStarted = 0
+  /// Set by ``shutdown(timeout:)``: no new round starts.
+  var isShutDown = false
   var loop: Task<Void, Never>?
   /// What every drain since open did.
   public private(set) var totals = ForwardingReport()
@@ -142,32 +148,213 @@ public actor Forwarder {
 
   /// Forms and sends batches until every durable record has been delivered (or parked), or a
   /// transient failure ends the drain (the report's ``ForwardingReport/haltedBecause``).
-  /// A drain started while another runs returns at once.
+  ///
+  /// First takes a metrics sample (`MetricsSpool.flush()`, on the forwarder's
+  /// thread), so current metric values go with this drain: a short-lived program's counters
+  /// arrive without waiting for the sampler's interval. Log records logged before the call are
+  /// synced by the drain itself.
+  ///
+  /// Composes with ``start()``: a drain called while another round runs (the background
+  /// loop's, or another caller's) waits for that round, then runs one of its own unless a round
+  /// started after the call, which covers it. When it returns, everything that was durable when
+  /// it was called has been sent (or the report says why not). Cancelling the caller cancels
+  /// the round it waits for; the batches in flight stay pending in the outbox and are resent
+  /// under their keys by the next drain.
   ///
   /// - Parameter progress: Called with what the drain has done so far after each round of
   ///   batches (for a progress line); never on the log path.
-  /// - Returns: What this drain did.
+  /// - Returns: What the rounds this call waited for did.
   /// - Throws: `StoreError` when the outbox or the spool cannot be written or read; nothing
   ///   acknowledged is lost, and the next drain goes on from where this one stopped.
+  ///   `StoreError.Code.closed` after ``shutdown(timeout:)`` or ``close()``.
   @discardableResult
   public func drain(
     progress: (@Sendable (ForwardingReport) -> Void)? = nil
   ) async throws(StoreError) -> ForwardingReport {
-    var report = ForwardingReport()
-    guard !draining else {
-      report.haltedBecause = "a drain is already running"
-      return report
+    try await covering(sampling: true, progress: progress, final: false)
+  }
+
+  /// A ``drain(progress:)`` bounded by `timeout`: when the deadline passes, the round is
+  /// cancelled (its sends in flight are interrupted and stay pending in the outbox, to be
+  /// resent under their keys) and the report's ``ForwardingReport/haltedBecause`` says so. An
+  /// endpoint that never answers, or refuses connections, costs at most the timeout.
+  ///
+  /// - Parameters:
+  ///   - timeout: The longest the drain may take.
+  ///   - progress: As for ``drain(progress:)``.
+  /// - Returns: What the rounds this call waited for did.
+  /// - Throws: As ``drain(progress:)``.
+  @discardableResult
+  public func drain(
+    timeout: Duration, progress: (@Sendable (ForwardingReport) -> Void)? = nil
+  ) async throws(StoreError) -> ForwardingReport {
+    try await bounded(timeout) { [self] () async throws(StoreError) in
+      try await covering(sampling: true, progress: progress, final: false)
     }
-    draining = true
-    defer { draining = false }
+  }
+
+  /// Shuts the forwarder down within `timeout`: no new round starts (``start()`` and
+  /// ``drain(progress:)`` are refused from now on), the background loop stops, one final
+  /// drain (with a metrics sample first, joining the round in progress if there is one) runs
+  /// until everything durable is sent or the deadline passes, and the outbox is closed. The
+  /// spool stays open: it is the app's.
+  ///
+  /// Nothing is lost when the deadline cuts the drain short: an interrupted send stays in
+  /// flight in the outbox and is resent under its key by the next forwarder, and records not
+  /// yet sent stay in the spool. Calling it again returns an empty report.
+  ///
+  /// - Parameter timeout: The longest the shutdown may take (the final drain gets what is
+  ///   left of it once the loop has been told to stop).
+  /// - Returns: What the final drain did.
+  /// - Throws: The final drain's or the outbox's `StoreError` (the outbox is closed either
+  ///   way).
+  @discardableResult
+  public func shutdown(timeout: Duration) async throws(StoreError) -> ForwardingReport {
+    guard !isShutDown else { return ForwardingReport() }
+    let deadline = ContinuousClock.now + timeout
+    isShutDown = true
+    let running = loop
+    loop = nil
+    running?.cancel()
+    var failure: StoreError?
+    var report = ForwardingReport()
+    do throws(StoreError) {
+      report = try await bounded(ContinuousClock.now.duration(to: deadline)) {
+        [self] () async throws(StoreError) in
+        try await covering(sampling: true, progress: nil, final: true)
+      }
+    } catch {
+      failure = error
+    }
+    // The loop's round was joined (and cancelled at the deadline): the loop ends at once.
+    await running?.value
+    do throws(StoreError) {
+      try await outbox.close()
+    } catch {
+      failure = failure ?? error
+    }
+    if let failure { throw failure }
+    return report
+  }
+
+  /// Runs `body` (a drain) and cancels it when `timeout` has passed; the report then says that
+  /// the deadline stopped it.
+  private nonisolated func bounded(
+    _ timeout: Duration,
+    _ body: @escaping @Sendable () async throws(StoreError) -> ForwardingReport
+  ) async throws(StoreError) -> ForwardingReport {
+    let (result, expired) = await Self.racing(timeout) { () async -> DrainResult in
+      do throws(StoreError) {
+        return .success(try await body())
+      } catch {
+        return .failure(error)
+      }
+    }
+    var report = try result.get()
+    if expired, report.haltedBecause != nil {
+      report.haltedBecause = "the deadline passed (\(timeout))"
+    }
+    return report
+  }
+
+  /// Runs `body` beside a timer; when the timer ends first `body` is cancelled (and waited
+  /// for: it must end soon after). Returns `body`'s result and whether the timer ended first.
+  /// Cancelling the caller cancels `body`.
+  static func racing<T: Sendable>(
+    _ timeout: Duration, _ body: @escaping @Sendable () async -> T
+  ) async -> (T, expired: Bool) {
+    let work = Task { await body() }
+    let expired = SleepingLock(false)
+    let timer = Task {
+      try? await Task.sleep(for: max(timeout, .zero))
+      guard !Task.isCancelled else { return }
+      expired.withLock { $0 = true }
+      work.cancel()
+    }
+    let value = await withTaskCancellationHandler {
+      await work.value
+    } onCancel: {
+      work.cancel()
+    }
+    timer.cancel()
+    return (value, expired.withLock { $0 })
+  }
+
+  typealias DrainResult = Result<ForwardingReport, StoreError>
+
+  /// Waits for (joins) the round in progress, then runs rounds until one that started after
+  /// this call has ended: what was durable at the call has then been sent, or the report says
+  /// why not. `final` is the shutdown's drain, the only one allowed once shut down.
+  private func covering(
+    sampling: Bool, progress: (@Sendable (ForwardingReport) -> Void)?, final: Bool
+  ) async throws(StoreError) -> ForwardingReport {
+    guard final || !isShutDown else {
+      throw StoreError(.closed, "the forwarder is shut down", path: spool.directory)
+    }
+    if sampling { await sampleMetrics() }
+    let ticket = roundsStarted
+    var report = ForwardingReport()
+    while true {
+      if Task.isCancelled {
+        report.haltedBecause = "cancelled"
+        return report
+      }
+      if let running = round {
+        let result = await Self.join(running.task)
+        let covers = running.number > ticket
+        switch result {
+        case .success(let joined): report.add(joined)
+        case .failure(let error): if covers { throw error }
+        }
+        if covers { return report }
+        continue
+      }
+      guard final || !isShutDown else {
+        throw StoreError(.closed, "the forwarder is shut down", path: spool.directory)
+      }
+      roundsStarted += 1
+      let number = roundsStarted
+      round = (number, Task { await self.runRound(number, progress: progress) })
+    }
+  }
+
+  /// Waits for `task`; cancelling the waiter cancels it.
+  private static func join(_ task: Task<DrainResult, Never>) async -> DrainResult {
+    await withTaskCancellationHandler {
+      await task.value
+    } onCancel: {
+      task.cancel()
+    }
+  }
+
+  /// One round: forms and sends batches until the end or a halt.
+  private func runRound(
+    _ number: Int, progress: (@Sendable (ForwardingReport) -> Void)?
+  ) async -> DrainResult {
+    var report = ForwardingReport()
+    let result: DrainResult
     do throws(StoreError) {
       try await drainRounds(&report, progress: progress)
+      result = .success(report)
     } catch {
-      totals.add(report)
-      throw error
+      result = .failure(error)
     }
     totals.add(report)
-    return report
+    if round?.number == number { round = nil }
+    return result
+  }
+
+  /// Takes a metrics sample on the forwarder's thread, so that a drain forwards the current
+  /// values; a failure is reported (the drain goes on with the samples already there).
+  private func sampleMetrics() async {
+    let metrics = spool.metrics
+    do throws(StoreError) {
+      try await reader.run { () throws(StoreError) in try metrics.flush() }
+    } catch  where error.code == .closed {
+      // The app closed the spool: its close took the last sample.
+    } catch {
+      events.emit(ForwardingEvents.sampleFailed, [("reason", error.description)])
+    }
   }
 
   private func drainRounds(
@@ -339,9 +526,15 @@ public actor Forwarder {
 
   /// Starts draining in the background: a drain every ``ForwarderOptions/interval`` while all
   /// goes well; after a drain that could not finish, waits with exponential backoff and jitter
-  /// (or until the receiver's `Retry-After`), then tries again. Does nothing if running.
+  /// (or until the receiver's `Retry-After`), then tries again. Does nothing if running or
+  /// after ``shutdown(timeout:)``.
+  ///
+  /// The loop's drains take no metrics sample of their own: they forward the samples the
+  /// metrics spool's interval flush (`MetricsOptions.flushInterval`) writes,
+  /// and the log records as they become durable. ``drain(progress:)`` may be called while it
+  /// runs (it joins the loop's round), and ``shutdown(timeout:)`` ends it.
   public func start() {
-    guard loop == nil else { return }
+    guard loop == nil, !isShutDown else { return }
     loop = Task { await self.runLoop() }
   }
 
@@ -358,7 +551,8 @@ public actor Forwarder {
     while !Task.isCancelled {
       var wait = options.interval
       do throws(StoreError) {
-        let report = try await drain()
+        let report = try await covering(sampling: false, progress: nil, final: false)
+        if Task.isCancelled { break }
         if let reason = report.haltedBecause {
           failures += 1
           wait = options.backoff(afterFailures: failures, random: Double.random(in: 0...1))
@@ -371,6 +565,7 @@ public actor Forwarder {
           failures = 0
         }
       } catch {
+        if Task.isCancelled || isShutDown { break }
         failures += 1
         wait = options.backoff(afterFailures: failures, random: Double.random(in: 0...1))
         events.emit(
@@ -380,10 +575,13 @@ public actor Forwarder {
     }
   }
 
-  /// Stops the background loop and closes the outbox (the spool stays open: it is the app's).
+  /// Stops the background loop (waiting for its round to finish, however long it takes) and
+  /// closes the outbox (the spool stays open: it is the app's). ``shutdown(timeout:)`` is the
+  /// bounded way, with a final drain.
   ///
   /// - Throws: The outbox's error.
   public func close() async throws(StoreError) {
+    isShutDown = true
     await stop()
     try await outbox.close()
   }

@@ -51,9 +51,17 @@ public enum ForwardingEvents {
       + "`retryIn`.",
     fields: ["reason", "retryIn"])
 
+  /// The metrics sample a drain takes before forming batches failed.
+  public static let sampleFailed = EventDefinition(
+    "forwarding.sample_failed", level: .warning,
+    summary:
+      "The metrics sample a drain takes first failed (`reason`); the drain goes on with the "
+      + "samples already in the spool, and the next flush samples the values again.",
+    fields: ["reason"])
+
   /// Every event of this layer.
   public static let catalog = EventCatalog([
     batchParked, recordsRejected, batchLost, batchFoundDelivered, recordsUnreadable,
-    drainHalted,
+    drainHalted, sampleFailed,
   ])
 }

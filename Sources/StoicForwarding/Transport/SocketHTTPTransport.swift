@@ -27,7 +27,9 @@ internal import StoicStore
 ///   once, on a new connection.
 /// - Each exchange runs on a thread of its own (the calls block), never on Swift's
 ///   cooperative pool; the whole exchange, connecting included, is bounded by the request's
-///   timeout, with millisecond precision.
+///   timeout, with millisecond precision. A send whose task is cancelled returns at once with
+///   a network failure (`cancelled`): its connection is shut down, and a thread still
+///   connecting closes it when the connect returns.
 public final class SocketHTTPTransport: Transport {
   /// How much of a response body is read.
   public let maximumResponseBytes: Int
@@ -52,16 +54,19 @@ public final class SocketHTTPTransport: Transport {
   {
     let target = try HTTPTarget(url: request.url)
     let exchange = Exchange(transport: self, target: target, request: request)
+    let answer = Answer()
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation {
         (continuation: CheckedContinuation<Result<TransportResponse, TransportFailure>, Never>) in
-        let started = PosixThread.detach { continuation.resume(returning: exchange.run()) }
-        if !started {
-          continuation.resume(returning: .failure(.network("could not start a thread")))
-        }
+        answer.wait(continuation)
+        let started = PosixThread.detach { answer.give(exchange.run()) }
+        if !started { answer.give(.failure(.network("could not start a thread"))) }
       }
     } onCancel: {
+      // The caller goes on at once; the exchange's thread, told to stop, closes its
+      // connection when its call returns (a connect in progress runs to its own timeout).
       exchange.cancel()
+      answer.give(.failure(.network("cancelled")))
     }
     return try result.get()
   }
@@ -79,6 +84,43 @@ public final class SocketHTTPTransport: Transport {
       return true
     }
     if !kept { PosixSocket.close(descriptor) }
+  }
+}
+
+/// The answer to one send, given once: by the exchange's thread, or by a cancellation that
+/// does not wait for it. Whichever comes first wins; the other is ignored.
+private final class Answer: Sendable {
+  private typealias Waiter = CheckedContinuation<Result<TransportResponse, TransportFailure>, Never>
+  private let state = SleepingLock<
+    (waiter: Waiter?, early: Result<TransportResponse, TransportFailure>?, given: Bool)
+  >((nil, nil, false))
+
+  /// Sets the continuation to resume; resumes it at once if the answer came first.
+  func wait(_ waiter: CheckedContinuation<Result<TransportResponse, TransportFailure>, Never>) {
+    let early = state.withLock { state -> Result<TransportResponse, TransportFailure>? in
+      guard let early = state.early else {
+        state.waiter = waiter
+        return nil
+      }
+      state.early = nil
+      return early
+    }
+    if let early { waiter.resume(returning: early) }
+  }
+
+  /// Gives the answer, unless one was given already.
+  func give(_ result: Result<TransportResponse, TransportFailure>) {
+    let waiter = state.withLock { state -> Waiter? in
+      guard !state.given else { return nil }
+      state.given = true
+      guard let waiter = state.waiter else {
+        state.early = result
+        return nil
+      }
+      state.waiter = nil
+      return waiter
+    }
+    waiter?.resume(returning: result)
   }
 }
 

@@ -1,0 +1,148 @@
+import StoicForwarding
+import StoicStore
+import StoicTelemetry
+
+#if canImport(FoundationEssentials)
+  internal import FoundationEssentials
+#else
+  internal import Foundation
+#endif
+#if SwiftLog
+  internal import Logging
+  internal import StoicLogging
+#endif
+#if SwiftMetrics
+  internal import CoreMetrics
+  internal import StoicMetrics
+#endif
+
+/// Stoic in one call: ``bootstrap(directory:environment:configure:)`` opens the telemetry
+/// spool, makes it the backend of swift-log and swift-metrics, and starts forwarding when an
+/// endpoint is configured; the ``StoicService`` it returns shuts everything down in one call.
+///
+/// ```swift
+/// let telemetry = try await Stoic.bootstrap(directory: "/var/lib/app/telemetry") {
+///   $0.exporter = OTLPExporterConfiguration(endpoint: "http://127.0.0.1:4318")
+/// }
+/// // … Logger(label:) and Counter(label:) write into the spool …
+/// await telemetry.shutdown(timeout: .seconds(5))
+/// ```
+public enum Stoic {
+  /// The process's environment variables.
+  public static var processEnvironment: [String: String] {
+    ProcessInfo.processInfo.environment
+  }
+
+  /// Opens the telemetry spool at `directory` and sets everything up around it.
+  ///
+  /// In order:
+  /// 1. The configuration is filled from `environment`, then `configure` changes it (code wins
+  ///    over the environment).
+  /// 2. The spool is opened (created if missing; recovered after a crash), off Swift's
+  ///    cooperative pool.
+  /// 3. When an exporter is configured (and forwarding is not disabled), the forwarder is
+  ///    opened (its outbox in `forwarding/` in the spool's directory).
+  /// 4. With the trait `SwiftLog`, `LoggingSystem.bootstrap` gets Stoic's handler; with
+  ///    `SwiftMetrics`, `MetricsSystem.bootstrap` gets Stoic's factory (each unless turned off
+  ///    in the configuration; both allow one bootstrap per process). Without the traits the
+  ///    spool's own API (`TelemetrySpool.logs`,
+  ///    `TelemetrySpool.metrics`) is the way in.
+  /// 5. The forwarder's background loop starts (unless
+  ///    ``StoicConfiguration/startsForwarding`` is off).
+  ///
+  /// Logs and metrics work with no endpoint at all: they stay in the spool until a later run
+  /// or `stoic drain` forwards them.
+  ///
+  /// - Parameters:
+  ///   - directory: The spool's directory.
+  ///   - environment: Where `OTEL_*` variables are read from; the process's by default.
+  ///   - configure: Changes the configuration after the environment has filled it.
+  /// - Returns: The running service; call ``StoicService/shutdown(timeout:)`` before exit, or
+  ///   run it in a `ServiceGroup` (trait `ServiceLifecycle`).
+  /// - Throws: `configure`'s error; `ForwardingError` for an exporter configuration that cannot
+  ///   work; `StoreError` when the spool or the outbox cannot be opened (`locked` when another
+  ///   process holds it).
+  public static func bootstrap(
+    directory: String, environment: [String: String] = processEnvironment,
+    configure: (inout StoicConfiguration) throws -> Void = { _ in }
+  ) async throws -> StoicService {
+    var configuration = StoicConfiguration()
+    try applyEnvironment(environment, to: &configuration)
+    try configure(&configuration)
+    let spool = try await open(directory: directory, configuration)
+    let forwarder: Forwarder?
+    do {
+      forwarder = try await openForwarder(spool: spool, configuration)
+    } catch {
+      try? await BlockingExecutor().run { () throws(StoreError) in try spool.close() }
+      throw error
+    }
+    bootstrapSystems(spool: spool, configuration)
+    if let forwarder, configuration.startsForwarding { await forwarder.start() }
+    return StoicService(spool: spool, forwarder: forwarder, configuration: configuration)
+  }
+
+  // MARK: The environment
+
+  /// THE place where the environment is applied to the configuration, before `configure`
+  /// runs. Reads nothing yet: the `OTEL_*` variables (`OTEL_EXPORTER_OTLP_*`,
+  /// `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_SDK_DISABLED`) are applied here
+  /// once StoicForwarding parses them.
+  static func applyEnvironment(
+    _ environment: [String: String], to configuration: inout StoicConfiguration
+  ) throws {}
+
+  // MARK: Steps
+
+  private static func open(directory: String, _ configuration: StoicConfiguration)
+    async throws(StoreError) -> TelemetrySpool
+  {
+    let options = configuration.telemetry
+    let fileSystem = configuration.fileSystem
+    let events = configuration.events
+    return try await BlockingExecutor().run { () throws(StoreError) in
+      try TelemetrySpool.open(
+        at: directory, options: options, fileSystem: fileSystem, events: events)
+    }
+  }
+
+  private static func openForwarder(spool: TelemetrySpool, _ configuration: StoicConfiguration)
+    async throws -> Forwarder?
+  {
+    guard let exporterConfiguration = configuration.exporter, !configuration.forwardingDisabled
+    else { return nil }
+    let exporter = try OTLPExporter(
+      configuration: exporterConfiguration,
+      transport: configuration.transport ?? DefaultTransport())
+    return try await Forwarder.open(
+      spool: spool, exporter: exporter, options: configuration.forwarder,
+      fileSystem: configuration.fileSystem, events: configuration.events)
+  }
+
+  private static func bootstrapSystems(spool: TelemetrySpool, _ configuration: StoicConfiguration) {
+    #if SwiftLog
+      if configuration.bootstrapsLogging {
+        let level = Logger.Level(configuration.logLevel)
+        LoggingSystem.bootstrap(
+          { label, provider in
+            StoicLogHandler(label: label, spool: spool, logLevel: level, metadataProvider: provider)
+          }, metadataProvider: configuration.metadataProvider)
+      }
+    #endif
+    #if SwiftMetrics
+      if configuration.bootstrapsMetrics {
+        MetricsSystem.bootstrap(StoicMetricsFactory(spool: spool))
+      }
+    #endif
+  }
+}
+
+#if SwiftLog
+  extension Logger.Level {
+    /// swift-log's level for the spool's (the same seven; the inverse of
+    /// `LogLevel.init(_: Logger.Level)`).
+    init(_ level: LogLevel) {
+      self = Self.allCases.first { LogLevel($0) == level } ?? .info
+    }
+  }
+#endif

@@ -125,9 +125,10 @@ struct InspectCommandTests {
       // stays persisted with its key.
       _ = try await outbox.deliverPending(batch: OutboxBatchLimits(maxEntries: 3)) { _ in .timeout }
       try await outbox.close()
-      // A record of a type this build does not know, as a newer build could have written.
+      // A record of a type this build does not know, as a newer build could have written
+      // (0x0B is the note of an error now).
       let journal = try StoreFixtures.openJournal(directory)
-      _ = try journal.append([0x0B, 0x01, 0, 0], durable: true)
+      _ = try journal.append([0x3F, 0x01, 0, 0], durable: true)
       try journal.close()
 
       let outcome = try Self.inspect(["--json", directory], root: scratch)
@@ -137,7 +138,7 @@ struct InspectCommandTests {
       #expect(batches.first?["entries"] as? Int == 3)
       let unreadable = try #require(details["unreadable"] as? [[String: Any]])
       #expect(unreadable.count == 1, "\(outcome)")
-      #expect((unreadable.first?["reason"] as? String)?.contains("unknown record type 11") == true)
+      #expect((unreadable.first?["reason"] as? String)?.contains("unknown record type 63") == true)
       let table = try Self.inspect([directory], root: scratch)
       #expect(table.output.contains("(1 batch, "), "\(table)")
       #expect(table.output.contains("1 unreadable"), "\(table)")

@@ -45,7 +45,7 @@ public struct ForwarderOptions: Sendable {
   /// `classifier` is replaced by ``classifier``.
   public var outbox: OutboxOptions
   /// What an answer means to the outbox: OTLP/HTTP's retry rules by default
-  /// (``StoicStore/FailureClassifier/otlp``, whose table the StoicForwarding catalog shows
+  /// (`FailureClassifier.otlp`, whose table the StoicForwarding catalog shows
   /// beside the specification's).
   public var classifier: FailureClassifier
   /// How long the background loop waits between drains while all goes well.

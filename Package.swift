@@ -251,7 +251,9 @@ let package = Package(
     ),
     .testTarget(
       name: "StoicForwardingTests",
-      dependencies: ["StoicForwarding", "StoicStore", "StoicTelemetry", "StoicTesting"],
+      dependencies: [
+        "StoicForwarding", "StoicStore", "StoicTelemetry", "StoicTesting", "StoicTestSupport",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -276,6 +278,15 @@ let package = Package(
         "stoic-agent", "stoic-collector", "stoic", "StoicCollector", "StoicForwarding",
         "StoicTelemetry", "StoicStore", "StoicTesting",
       ],
+      swiftSettings: strictSettings
+    ),
+    // The tests' Python (.build/venv from scripts/bootstrap) and the third-party OpenTelemetry
+    // tools in it, run against the forwarder and the example collector.
+    .target(
+      name: "StoicTestSupport", path: "Tests/StoicTestSupport", swiftSettings: strictSettings),
+    .testTarget(
+      name: "StoicInteropTests",
+      dependencies: ["StoicTestSupport", "StoicCollector", "StoicForwarding", "stoic-agent"],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -2,7 +2,8 @@
 import PackageDescription
 
 // The benchmark lives in its own package so that only it links SQLite: users of the library
-// never need libsqlite3.
+// never need libsqlite3. It enables Stoic's traits and depends on the real swift-log, so that the
+// log call is measured through `Logger` against swift-log's own handlers.
 let strictSettings: [SwiftSetting] = [
   .swiftLanguageMode(.v6),
   .enableUpcomingFeature("ExistentialAny"),
@@ -16,7 +17,8 @@ let package = Package(
     .executable(name: "stoic-bench", targets: ["stoic-bench"])
   ],
   dependencies: [
-    .package(name: "Stoic", path: "..")
+    .package(name: "Stoic", path: "..", traits: ["SwiftLog", "SwiftMetrics"]),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.12.0"),
   ],
   targets: [
     .systemLibrary(
@@ -34,6 +36,8 @@ let package = Package(
         .product(name: "StoicTelemetry", package: "Stoic"),
         .product(name: "StoicForwarding", package: "Stoic"),
         .product(name: "StoicCollector", package: "Stoic"),
+        .product(name: "StoicLogging", package: "Stoic"),
+        .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings
     ),

@@ -77,6 +77,8 @@ public final class CollectorArchive: Sendable {
           if !batch.key.isEmpty { state.index[batch.key] = Self.answer(for: batch) }
         case .duplicate(_, let key):
           Self.countDuplicate(of: state.index[key], in: &state.stats)
+        case .conflict:
+          state.stats.keyConflicts += 1
         }
       }
     } catch {
@@ -137,6 +139,9 @@ public final class CollectorArchive: Sendable {
     let earlier = claim ?? nil
     if let earlier {
       guard earlier.bodyChecksum == checksum, earlier.signal == signal else {
+        // Recorded like a replay, so the count survives a restart; losing the marker loses
+        // only a count.
+        _ = try? journal.append(CollectorEntry.conflict(signal: signal, key: key).encoded())
         state.withLock { $0.stats.keyConflicts += 1 }
         return .conflict
       }

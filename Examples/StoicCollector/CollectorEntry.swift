@@ -7,7 +7,7 @@ internal import StoicStore
 ///
 /// | offset | size | field |
 /// | --- | --- | --- |
-/// | 0 | 1 | kind: 1 a stored batch, 2 a suppressed duplicate |
+/// | 0 | 1 | kind: 1 a stored batch, 2 a suppressed duplicate, 3 a key conflict |
 /// | 1 | 1 | format version: 1, or 2 for a batch whose body is compressed |
 /// | 2 | 1 | signal: 1 logs, 2 metrics |
 /// | 3 | 1 | version 1: reserved, 0; version 2: the body's compression, 1 gzip |
@@ -18,8 +18,8 @@ internal import StoicStore
 /// `records:u32`, then `bodyLength:u32 | body`: the request as protobuf, either as received
 /// (a protobuf request, kept in its `Content-Encoding`: a gzip body is stored as it came,
 /// a fifth of the bytes to write and sync) or re-encoded from what was decoded (a JSON
-/// request). The CRC is always that of the uncompressed protobuf. A duplicate (kind 2)
-/// continues with its `key`.
+/// request). The CRC is always that of the uncompressed protobuf. A duplicate (kind 2) and a
+/// key conflict (kind 3) continue with their `key`.
 ///
 /// The journal checks each record's CRC; this decoder still checks every length against the
 /// record's end and refuses what does not fit (an entry that does not decode is counted, never
@@ -29,6 +29,8 @@ enum CollectorEntry: Equatable {
   case batch(CollectorBatch)
   /// A replayed key: the request was answered from the stored response, not stored again.
   case duplicate(signal: OTLPSignal, key: String)
+  /// A stored key reused with another body: answered 422, nothing stored.
+  case conflict(signal: OTLPSignal, key: String)
 
   enum Offset {
     static let kind = 0
@@ -41,6 +43,7 @@ enum CollectorEntry: Equatable {
   enum Kind {
     static let batch: UInt8 = 1
     static let duplicate: UInt8 = 2
+    static let conflict: UInt8 = 3
   }
 
   /// The version of every entry but a compressed batch: 1.
@@ -80,6 +83,9 @@ enum CollectorEntry: Equatable {
     case .duplicate(let signal, let key):
       bytes.append(contentsOf: [Kind.duplicate, Self.version, Self.code(signal), 0])
       Self.appendString(key, to: &bytes)
+    case .conflict(let signal, let key):
+      bytes.append(contentsOf: [Kind.conflict, Self.version, Self.code(signal), 0])
+      Self.appendString(key, to: &bytes)
     }
     return bytes
   }
@@ -106,6 +112,9 @@ enum CollectorEntry: Equatable {
     case Kind.duplicate:
       guard let key = cursor.string(), cursor.isAtEnd else { return nil }
       return .duplicate(signal: signal, key: key)
+    case Kind.conflict:
+      guard let key = cursor.string(), cursor.isAtEnd else { return nil }
+      return .conflict(signal: signal, key: key)
     case Kind.batch:
       guard let status = cursor.integer(UInt16.self),
         let rejected = cursor.integer(Int64.self),

@@ -57,7 +57,7 @@ final class CollectorService: Sendable {
       }
     let encoding = head.header("Content-Type").flatMap { OTLPEncoding(contentType: $0) }
     func refuse(_ status: Int, _ message: String, extra: [(String, String)] = []) -> HeadDecision {
-      archive.update { $0.rejectedRequests += 1 }
+      refused(status)
       var response =
         if case .export = route {
           HTTPResponse.otlpFailure(status, message, encoding: encoding ?? .protobuf)
@@ -102,14 +102,29 @@ final class CollectorService: Sendable {
     }
   }
 
-  /// Compares the `Authorization` header with `Bearer <token>` in time that does not depend
-  /// on where they differ.
+  /// Counts a request refused with `status` (``CollectorStats/rejectedRequests``), at whatever
+  /// stage: the HTTP layer calls it for the heads it refuses and the requests too slow to
+  /// arrive.
+  func refused(_ status: Int) {
+    archive.update { $0.reject(status) }
+  }
+
+  /// Compares the `Authorization` header with `Bearer <token>`: the scheme in any case and
+  /// one or more spaces after it (RFC 9110, section 11.1), the token exactly, in time that
+  /// does not depend on where they differ.
   static func authorized(_ header: String?, token: String) -> Bool {
-    let expected = Array("Bearer \(token)".utf8)
-    let given = Array((header ?? "").utf8)
+    let scheme = Array("bearer".utf8)
+    let value = Array((header ?? "").utf8)
+    guard value.count > scheme.count,
+      zip(value, scheme).allSatisfy({ $0 | 0x20 == $1 }),
+      value[scheme.count] == UInt8(ascii: " ")
+    else { return false }
+    let given = value[scheme.count...].drop { $0 == UInt8(ascii: " ") }
+    let expected = Array(token.utf8)
     var difference = UInt8(truncatingIfNeeded: expected.count ^ given.count)
-    for index in expected.indices {
-      difference |= expected[index] ^ (index < given.count ? given[index] : 0)
+    for (index, byte) in expected.enumerated() {
+      let offset = given.startIndex + index
+      difference |= byte ^ (offset < given.endIndex ? given[offset] : 0)
     }
     return difference == 0
   }
@@ -125,7 +140,7 @@ final class CollectorService: Sendable {
     case .export(let signal):
       let outcome = export(signal, head: head, body: body)
       if outcome.response.status >= 400, outcome.response.status < 500 {
-        archive.update { $0.rejectedRequests += 1 }
+        refused(outcome.response.status)
       }
       return outcome
     }

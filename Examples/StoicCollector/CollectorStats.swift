@@ -2,9 +2,10 @@ internal import StoicForwarding
 
 /// What a collector has received: the counts behind `GET /stats`.
 ///
-/// Batches, records, duplicates and producers come from the journal, so they survive a
-/// restart; ``requests``, ``rejectedRequests``, ``faultsInjected`` and ``connections`` count
-/// since this process started.
+/// Batches, records, duplicates, key conflicts, unreadable entries and producers come from the
+/// journal, so they survive a restart; ``requests``, ``rejectedRequests``,
+/// ``rejectedByStatus``, ``faultsInjected`` and ``connections`` count since this process
+/// started.
 public struct CollectorStats: Sendable, Hashable {
   /// What one producer sent.
   public struct Producer: Sendable, Hashable {
@@ -40,8 +41,14 @@ public struct CollectorStats: Sendable, Hashable {
   public var unreadableEntries = 0
   /// OTLP requests received since start, whatever their answer.
   public var requests = 0
-  /// Requests answered 4xx since start (malformed, undecodable, too large, unauthorised…).
+  /// Requests refused since start, whatever the stage: a connection over the limit (503), a
+  /// head that does not parse (400, 414, 431, 501, 505), one too slow to arrive (408), and
+  /// every 4xx after it (unauthorised, no such path, too large, undecodable, a key
+  /// conflict…). Injected faults are not counted
+  /// here but in ``faultsInjected``.
   public var rejectedRequests = 0
+  /// ``rejectedRequests`` by the status they were answered with.
+  public var rejectedByStatus: [Int: Int] = [:]
   /// Requests failed or dropped on purpose by ``CollectorFaults`` since start.
   public var faultsInjected = 0
   /// Connections accepted since start.
@@ -52,6 +59,12 @@ public struct CollectorStats: Sendable, Hashable {
 
   /// Creates zero counts.
   public init() {}
+
+  /// Counts a request refused with `status`.
+  mutating func reject(_ status: Int) {
+    rejectedRequests += 1
+    rejectedByStatus[status, default: 0] += 1
+  }
 
   /// The counts as a JSON object (the body of `GET /stats`), producers sorted by name.
   public var json: [UInt8] {
@@ -68,6 +81,13 @@ public struct CollectorStats: Sendable, Hashable {
       for (name, value) in counts {
         object.key(name)
         object.number(Int64(value))
+      }
+      object.key("rejectedByStatus")
+      object.object { list in
+        for (status, count) in rejectedByStatus.sorted(by: { $0.key < $1.key }) {
+          list.dynamicKey(String(status))
+          list.number(Int64(count))
+        }
       }
       object.key("producers")
       object.object { list in

@@ -13,25 +13,29 @@ struct AgentArguments {
   var metricsEvery: Duration = .seconds(1)
   var exitWhenDrained = false
   var batchRecords = 1000
-  var encoding = OTLPEncoding.protobuf
+  var encoding: OTLPEncoding?
   var gzip = true
   var help = false
 
   static let usage = """
-    usage: stoic-agent --spool DIR --endpoint URL [options]
+    usage: stoic-agent --spool DIR [--endpoint URL] [options]
 
     An offline-first agent: logs N records (each with a unique seq attribute, 0…N−1 over the
     spool's whole life, each exactly once however often it is killed and restarted), records
     metrics, and forwards everything to an OTLP/HTTP endpoint, exactly once at a receiver that
-    dedupes by Idempotency-Key. Header fields come from STOIC_OTLP_HEADERS.
+    dedupes by Idempotency-Key. Without --endpoint, the endpoint comes from
+    OTEL_EXPORTER_OTLP_ENDPOINT (or the _LOGS_/_METRICS_ variants); header fields from
+    OTEL_EXPORTER_OTLP_HEADERS (or its alias STOIC_OTLP_HEADERS); the other OTEL_EXPORTER_OTLP_*
+    variables, OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES apply too.
 
       --spool DIR            the telemetry spool (created if missing; required)
-      --endpoint URL         the receiver's base URL, http://host:port (required)
+      --endpoint URL         the receiver's base URL, http://host:port (else from the
+                             environment, as above)
       --logs N               records over the spool's life (default 1000)
       --metrics-every S      seconds between metrics samples (default 1)
       --exit-when-drained    exit 0 once everything is acknowledged (2 if a batch is parked)
       --batch-records N      records per batch (default 1000)
-      --encoding E           protobuf (default) or json
+      --encoding E           protobuf (default) or json (wins over OTEL_EXPORTER_OTLP_PROTOCOL)
       --no-gzip              send bodies uncompressed
       --help                 this text
     """
@@ -78,9 +82,6 @@ struct AgentArguments {
     }
     if !result.help {
       guard !result.spool.isEmpty else { throw UsageError(message: "--spool DIR is required") }
-      guard !result.endpoint.isEmpty else {
-        throw UsageError(message: "--endpoint URL is required")
-      }
     }
     return result
   }

@@ -25,15 +25,23 @@ if arguments.help {
   exit(0)
 }
 
-var configuration = OTLPExporterConfiguration(
-  endpoint: arguments.endpoint, encoding: arguments.encoding,
-  compression: arguments.gzip ? .gzip : .none, timeout: .seconds(10))
+var variables = OTelEnvironment.processVariables
+if !arguments.endpoint.isEmpty {
+  variables = OTelEnvironment.variables(variables, endpoint: arguments.endpoint)
+}
+// Unless the environment says otherwise, requests time out after 10 s.
+variables["OTEL_EXPORTER_OTLP_TIMEOUT"] = variables["OTEL_EXPORTER_OTLP_TIMEOUT"] ?? "10000"
 let exporter: OTLPExporter
+let environment: OTelEnvironment
 do {
-  var environment: [String: String] = [:]
-  let variable = OTLPExporterConfiguration.headersEnvironmentVariable
-  if let value = getenv(variable) { environment[variable] = String(cString: value) }
-  try configuration.addHeaders(fromEnvironment: environment)
+  environment = try OTelEnvironment(variables)
+  guard var configuration = environment.exporter else {
+    AgentOutput.error("--endpoint URL or OTEL_EXPORTER_OTLP_ENDPOINT is required")
+    AgentOutput.error("run 'stoic-agent --help' for usage")
+    exit(64)
+  }
+  if let encoding = arguments.encoding { configuration.encoding = encoding }
+  if !arguments.gzip { configuration.compression = .none }
   exporter = try OTLPExporter(configuration: configuration)
 } catch {
   AgentOutput.error("\(error.message)")
@@ -65,7 +73,10 @@ outbox.retryPolicy = RetryPolicy(
   initialDelay: .milliseconds(100), maxDelay: .seconds(1), maxAttempts: 4, drainBudget: 20,
   maxRetryAfter: .seconds(10))
 let forwarderOptions = ForwarderOptions(
-  maxRecords: arguments.batchRecords, resourceAttributes: [("service.name", "stoic-agent")],
+  maxRecords: arguments.batchRecords,
+  resourceAttributes: environment.serviceName.hasPrefix("unknown_service")
+    ? [("service.name", "stoic-agent")] + environment.resourceAttributes.dropFirst()
+    : environment.resourceAttributes,
   outbox: outbox, interval: .milliseconds(200), initialBackoff: .milliseconds(200),
   maximumBackoff: .seconds(2))
 

@@ -21,7 +21,7 @@
   ///
   /// Metadata is merged as swift-log's own handlers do: the handler's, then the metadata
   /// provider's, then the call's (a later one wins a key); an error given to the call is added
-  /// as `error.message` and `error.type`.
+  /// as `exception.message` and `exception.type` (OpenTelemetry's semantic conventions).
   public struct StoicLogHandler: LogHandler {
     /// The logger's label, stored with every record.
     public let label: String
@@ -84,7 +84,7 @@
       set { metadata[key] = newValue }
     }
 
-    /// Writes the record into the spool (see `LogSpool.log(level:label:message:metadata:source:file:function:line:)`).
+    /// Writes the record into the spool (see `LogSpool.log(_:)`).
     public func log(event: LogEvent) {
       var merged = converted
       if let provided = metadataProvider?.get(), !provided.isEmpty {
@@ -94,14 +94,18 @@
         for (key, value) in explicit { merged[key] = Self.convert(value) }
       }
       if let error = event.error {
-        merged["error.message"] = .string("\(error)")
-        merged["error.type"] = .string(String(reflecting: type(of: error)))
+        merged[Self.exceptionMessageKey] = .string("\(error)")
+        merged[Self.exceptionTypeKey] = .string(String(reflecting: type(of: error)))
       }
-      spool.log(
-        level: LogLevel(event.level), label: label, message: event.message.description,
-        metadata: merged, source: event.source, file: event.file, function: event.function,
-        line: event.line)
+      spool.log(LogRecordInput(event, label: label, metadata: merged))
     }
+
+    /// The metadata key of the description of an error given to a log call:
+    /// `exception.message`, as OpenTelemetry's semantic conventions name it.
+    static let exceptionMessageKey = "exception.message"
+    /// The metadata key of the type of an error given to a log call: `exception.type`, as
+    /// OpenTelemetry's semantic conventions name it.
+    static let exceptionTypeKey = "exception.type"
 
     /// swift-log's metadata as the spool's.
     static func convert(_ metadata: Logger.Metadata) -> LogMetadata {
@@ -117,6 +121,17 @@
       case .dictionary(let entries): .dictionary(convert(entries))
       case .array(let values): .array(values.map(convert))
       }
+    }
+  }
+
+  extension LogRecordInput {
+    /// The spool's input for swift-log's `event`, logged through the logger labelled `label`,
+    /// with `metadata` (the handler's, the provider's and the event's, merged and converted).
+    init(_ event: LogEvent, label: String, metadata: LogMetadata) {
+      self.init(
+        level: LogLevel(event.level), label: label, message: event.message.description,
+        metadata: metadata, source: event.source, file: event.file, function: event.function,
+        line: event.line)
     }
   }
 

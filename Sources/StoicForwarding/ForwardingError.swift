@@ -23,6 +23,9 @@ public struct ForwardingError: Error, Sendable, Hashable, CustomStringConvertibl
     /// A setting or argument cannot work (an endpoint that is not a URL, a header line that
     /// does not parse).
     case invalidArgument
+    /// A setting asks for something this build cannot do on this platform (the gRPC protocol,
+    /// a CA certificate file for the transport).
+    case unsupported
 
     /// The code's name, such as `truncated`.
     public var description: String {
@@ -34,6 +37,7 @@ public struct ForwardingError: Error, Sendable, Hashable, CustomStringConvertibl
       case .tooLarge: "tooLarge"
       case .compression: "compression"
       case .invalidArgument: "invalidArgument"
+      case .unsupported: "unsupported"
       }
     }
   }
@@ -44,12 +48,16 @@ public struct ForwardingError: Error, Sendable, Hashable, CustomStringConvertibl
   public var message: String
   /// The byte offset in the input where decoding failed, where there is one.
   public var offset: Int?
+  /// The environment variable whose value is wrong, where the error is about one
+  /// (`OTEL_EXPORTER_OTLP_HEADERS`); the message names it too, and never holds its value.
+  public var variable: String?
 
   /// Creates an error.
-  public init(_ code: Code, _ message: String, offset: Int? = nil) {
+  public init(_ code: Code, _ message: String, offset: Int? = nil, variable: String? = nil) {
     self.code = code
     self.message = message
     self.offset = offset
+    self.variable = variable
   }
 
   /// `code: message (at byte offset)`.

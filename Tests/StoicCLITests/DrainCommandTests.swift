@@ -81,4 +81,79 @@ struct DrainCommandTests {
       #expect(badScheme.status == 64, "\(badScheme)")
     }
   }
+
+  @Test("without --to: the endpoint and headers come from OTEL_EXPORTER_OTLP_* variables")
+  func drainsFromEnvironment() async throws {
+    try await StoicProcess.withAsyncScratch { directory in
+      let spoolDirectory = directory + "/spool"
+      try Self.writeSpool(spoolDirectory, count: 20)
+      let collector = try await Collector.start(
+        CollectorOptions(dataDirectory: directory + "/collector", token: "t0k3n"))
+      let outcome = try StoicProcess.run(
+        ["drain", spoolDirectory],
+        environment: [
+          "OTEL_EXPORTER_OTLP_ENDPOINT": collector.baseURL,
+          "OTEL_EXPORTER_OTLP_HEADERS": "Authorization=Bearer%20t0k3n",
+          "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
+          "OTEL_SERVICE_NAME": "drain-env-test",
+        ])
+      #expect(outcome.status == 0, "\(outcome)")
+      let received = try collector.archive.logRecords().filter {
+        if case .string("drain-test")? = $0.record.attribute("log.label") { return true }
+        return false
+      }
+      #expect(received.count == 20)
+      try await collector.stop()
+    }
+  }
+
+  @Test(
+    "a wrong token: exit 75, the batch kept, HTTP 401 in inspect's LAST ERROR, no secret shown"
+  )
+  func unauthorizedShowsLastError() async throws {
+    try await StoicProcess.withAsyncScratch { directory in
+      let spoolDirectory = directory + "/spool"
+      try Self.writeSpool(spoolDirectory, count: 5)
+      let collector = try await Collector.start(
+        CollectorOptions(dataDirectory: directory + "/collector", token: "right-token"))
+      let drain = try StoicProcess.run(
+        ["drain", spoolDirectory],
+        environment: [
+          "OTEL_EXPORTER_OTLP_ENDPOINT": collector.baseURL,
+          "OTEL_EXPORTER_OTLP_HEADERS": "Authorization=Bearer%20wr0ng-s3cret",
+        ])
+      try await collector.stop()
+      #expect(drain.status == 75, "\(drain)")
+      #expect(drain.error.contains("401"))
+      let inspect = try StoicProcess.run(["inspect", spoolDirectory + "/forwarding"])
+      #expect(inspect.status == 0, "\(inspect)")
+      #expect(inspect.output.contains("LAST ERROR"))
+      #expect(inspect.output.contains("HTTP 401: the receiver refused the credentials"))
+      for text in [drain.output, drain.error, inspect.output, inspect.error] {
+        #expect(!text.contains("wr0ng-s3cret"))
+      }
+      let spool = try TelemetrySpool.open(at: spoolDirectory)
+      #expect(try spool.logs.entries().filter { $0.record?.label == "drain-test" }.count == 5)
+      try spool.close()
+    }
+  }
+
+  @Test("a bad OTEL_* value: exit 64 naming the variable, never its value")
+  func badEnvironment() throws {
+    try StoicProcess.withScratch { directory in
+      try Self.writeSpool(directory, count: 1)
+      for (variable, value) in [
+        ("OTEL_EXPORTER_OTLP_HEADERS", "s3cret-no-equals"),
+        ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"),
+        ("OTEL_EXPORTER_OTLP_CERTIFICATE", "/etc/s3cret.pem"),
+      ] {
+        let outcome = try StoicProcess.run(
+          ["drain", directory],
+          environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9", variable: value])
+        #expect(outcome.status == 64, "\(outcome)")
+        #expect(outcome.error.contains(variable))
+        #expect(!outcome.error.contains("s3cret") && !outcome.output.contains("s3cret"))
+      }
+    }
+  }
 }

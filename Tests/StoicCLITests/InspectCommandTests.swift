@@ -202,6 +202,50 @@ struct InspectCommandTests {
     }
   }
 
+  @Test("every file and directory of a spool is checked: metrics, forwarding, summaries")
+  func spoolPermissionsEverywhere() throws {
+    try StoicProcess.withScratch { scratch in
+      let root = scratch + "/spool"
+      _ = try QueryCommandTests.makeSpool(root, seed: 4, count: 10)
+      let files = [
+        "metrics/live-0.map", "forwarding/journal-0000000000000001.log", "summaries/x.summary",
+      ]
+      for directory in ["metrics/samples", "forwarding", "summaries"] {
+        try FileManager.default.createDirectory(
+          atPath: root + "/" + directory, withIntermediateDirectories: true)
+      }
+      for file in files {
+        _ = FileManager.default.createFile(atPath: root + "/" + file, contents: nil)
+      }
+      let all = try FileManager.default.subpathsOfDirectory(atPath: root)
+      func chmodAll(directories: mode_t, files: mode_t) {
+        chmod(root, directories)
+        for path in all {
+          var isDirectory: ObjCBool = false
+          _ = FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory)
+          chmod(root + "/" + path, isDirectory.boolValue ? directories : files)
+        }
+      }
+      chmodAll(directories: 0o700, files: 0o600)
+      let closed = try Self.inspect(["--json", root], root: scratch)
+      let none = try #require(try closed.document()["findings"] as? [[String: Any]])
+      #expect(!none.contains { $0["kind"] as? String == "permissions" }, "\(closed)")
+      // One at a time: each is named.
+      for path in files + ["metrics", "forwarding", "summaries"] {
+        chmodAll(directories: 0o700, files: 0o600)
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory)
+        chmod(root + "/" + path, isDirectory.boolValue ? 0o755 : 0o644)
+        let open = try Self.inspect(["--json", root], root: scratch)
+        let findings = try #require(try open.document()["findings"] as? [[String: Any]])
+        #expect(
+          findings.contains {
+            $0["kind"] as? String == "permissions" && $0["file"] as? String == root + "/" + path
+          }, "\(path): \(open)")
+      }
+    }
+  }
+
   @Test("times: local time by default (the zone's offset), UTC with --utc")
   func times() throws {
     try StoicProcess.withScratch { scratch in

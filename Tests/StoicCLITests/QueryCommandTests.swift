@@ -173,13 +173,31 @@ import Testing
     ["--where", "nokey"], ["--limit", "-1"], ["--since", "1h", "--until", "2h"], ["--bogus"],
   ])
   func badArgumentsExit64(_ arguments: [String]) throws {
+    try Self.expectUsageError(arguments, saying: "stoic: ")
+  }
+
+  /// `stoic query` on a small spool with `arguments` exits 64, prints nothing, and says
+  /// `message` on standard error.
+  static func expectUsageError(_ arguments: [String], saying message: String) throws {
     try StoicProcess.withScratch { scratch in
-      _ = try Self.makeSpool(scratch + "/spool", seed: 1, count: 10)
+      _ = try makeSpool(scratch + "/spool", seed: 1, count: 10)
       let outcome = try StoicProcess.run(["query", scratch + "/spool"] + arguments)
       #expect(outcome.status == 64, "\(outcome)")
       #expect(outcome.output.isEmpty)
       #expect(outcome.error.hasPrefix("stoic: "), "\(outcome)")
+      #expect(outcome.error.contains(message), "\(outcome)")
     }
+  }
+
+  /// Times written right but outside 1677-09-21 to 2262-04-11 (a date alone among them, whose
+  /// nanoseconds once overflowed unchecked: exit 132) are refused as out of range, exit 64.
+  @Test(arguments: [
+    ["--since", "2262-04-12"], ["--since", "3000-01-01"], ["--until", "9999-12-31"],
+    ["--since", "1677-09-21"], ["--until", "0001-01-01"], ["--since", "99999999d"],
+    ["--until", "2262-12-31T23:59:59Z"],
+  ])
+  func timesOutOfRangeExit64(_ arguments: [String]) throws {
+    try Self.expectUsageError(arguments, saying: "is out of range")
   }
 
   @Test func aMissingOrForeignDirectoryExits66() throws {

@@ -30,9 +30,16 @@ enum StoicProcess {
     return directory.appendingPathComponent("stoic")
   }()
 
+  /// The user `run(_:unprivileged:)` drops to when the tests run as root: `nobody`.
+  static let unprivilegedUser: UInt32 = 65_534
+
   /// Runs `stoic arguments…` with `environment` added to this process's, and waits for it.
   /// Its output and errors go to files (a pipe left unread could stall it), read at the end.
-  static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+  /// `unprivileged`: when the tests run as root, the child runs as `nobody` (through
+  /// `setpriv(1)`, all groups dropped), so permissions hold for it.
+  static func run(
+    _ arguments: [String], environment: [String: String] = [:], unprivileged: Bool = false
+  ) throws -> Outcome {
     let base = NSTemporaryDirectory() + "stoic-cli-output-" + UUID().uuidString
     let outPath = base + ".out"
     let errPath = base + ".err"
@@ -43,8 +50,15 @@ enum StoicProcess {
       try? FileManager.default.removeItem(atPath: errPath)
     }
     let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
+    if unprivileged && getuid() == 0 {
+      let user = unprivilegedUser
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+      process.arguments =
+        ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", executable.path] + arguments
+    } else {
+      process.executableURL = executable
+      process.arguments = arguments
+    }
     var merged = ProcessInfo.processInfo.environment
     merged.merge(environment) { $1 }
     process.environment = merged

@@ -44,7 +44,7 @@ struct CollectorEndToEndTests {
           delivered = true
         case .transient(let reason, _):
           outcomes[reason, default: 0] += 1
-        case .permanent(let reason):
+        case .permanent(let reason), .halt(let reason):
           Issue.record("batch \(batch) refused: \(reason)")
           delivered = true
         }

@@ -148,6 +148,7 @@ struct CollectorLibraryTests {
     compressed.bodyIsGzip = true
     let entries: [CollectorEntry] = [
       .batch(batch), .duplicate(signal: .logs, key: "k"), .batch(compressed),
+      .conflict(signal: .metrics, key: "k2"),
     ]
     // A compressed body is marked as such (version 2), so no reader takes it for protobuf.
     #expect(CollectorEntry.batch(compressed).encoded()[1] == 2)

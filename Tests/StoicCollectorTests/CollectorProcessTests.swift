@@ -140,7 +140,14 @@ struct CollectorProcessTests {
     // Still alive, and nothing was stored.
     let stats = try collector.stats()
     #expect(stats["batches"] as? Int == 0)
-    #expect((stats["rejectedRequests"] as? Int ?? 0) >= 8)
+    // Every refusal is counted, those of the parsing stage (400, 414, 431, 501, 505) too.
+    #expect(stats["rejectedRequests"] as? Int == 20, "\(stats)")
+    let byStatus = try #require(stats["rejectedByStatus"] as? [String: Int], "\(stats)")
+    #expect(
+      byStatus == [
+        "400": 11, "404": 1, "405": 1, "413": 2, "414": 1, "415": 1, "431": 1, "501": 1,
+        "505": 1,
+      ])
     #expect(collector.terminate() == 0)
   }
 
@@ -225,6 +232,9 @@ struct CollectorProcessTests {
     let idleOutcome = RawHTTP.waitForClose(idle, timeout: .seconds(5))
     #expect(idleOutcome.closed)
     #expect(idleOutcome.bytes.isEmpty)
+    let stats = try collector.stats()
+    #expect(stats["rejectedRequests"] as? Int == 2, "\(stats)")
+    #expect(stats["rejectedByStatus"] as? [String: Int] == ["408": 2], "\(stats)")
     #expect(collector.terminate() == 0)
   }
 
@@ -287,10 +297,11 @@ struct CollectorProcessTests {
     #expect(stats["keyConflicts"] as? Int == 1)
     collector.killHard()
 
-    // The duplicate count survives a restart too.
+    // The duplicate and conflict counts survive a restart too.
     collector = try CollectorProcess(dataDirectory: directory)
     stats = try collector.stats()
     #expect(stats["duplicatesSuppressed"] as? Int == 2)
+    #expect(stats["keyConflicts"] as? Int == 1)
     #expect(collector.terminate() == 0)
     let archive = try CollectorArchive.open(directory: directory)
     defer { try? archive.close() }

@@ -2,6 +2,7 @@ import Foundation
 import StoicForwarding
 import StoicStore
 import StoicTelemetry
+import StoicTestSupport
 import StoicTesting
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 /// `ParseFromString` and each JSON body with `json_format.Parse` (which rejects unknown names and
 /// wrong types), and the two encodings of each batch must mean the same.
 ///
-/// Needs `python3` with `opentelemetry-proto`, as ``OTLPSchemaTests`` does
+/// Runs the tests' Python (``TestPython``), as ``OTLPSchemaTests`` does
 /// (`STOIC_SKIP_SCHEMA_CHECK=1` skips it on purpose).
 @Suite("Forwarder bodies against the opentelemetry-proto schema")
 struct ForwarderSchemaTests {
@@ -60,12 +61,7 @@ struct ForwarderSchemaTests {
     "every batch, protobuf and JSON, parses into the OTLP requests and means the same",
     .disabled(if: OTLPSchemaTests.skipped, "STOIC_SKIP_SCHEMA_CHECK=1"))
   func schema() async throws {
-    let probe = try? OTLPSchemaTests.python(["-c", "import opentelemetry.proto"])
-    guard let probe, probe.status == 0 else {
-      Issue.record(
-        "The schema check needs python3 with opentelemetry-proto: \(probe?.output ?? "")")
-      return
-    }
+    try TestPython.require(["opentelemetry.proto", "google.protobuf"])
     let disk = SimulatedFileSystem()
     let spool = try ForwarderFixture.openSpool(disk)
     for index in 0..<20 { ForwarderFixture.log(spool, index) }
@@ -91,7 +87,7 @@ struct ForwarderSchemaTests {
       try Data(other.body).write(to: URL(fileURLWithPath: "\(directory)/\(name).json"))
     }
     try Data(Self.script.utf8).write(to: URL(fileURLWithPath: directory + "/check.py"))
-    let run = try OTLPSchemaTests.python([directory + "/check.py", directory])
+    let run = try TestPython.run([directory + "/check.py", directory])
     #expect(run.status == 0, "\(run.output)")
     #expect(run.output.contains("schema check passed: \(protobuf.count) batches"), "\(run.output)")
   }

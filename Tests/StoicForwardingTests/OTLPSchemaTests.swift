@@ -1,5 +1,6 @@
 import Foundation
 import StoicForwarding
+import StoicTestSupport
 import Testing
 
 /// The bodies the exporter sends, checked against the real schema: Python's `opentelemetry-proto`
@@ -7,8 +8,9 @@ import Testing
 /// `ParseFromString` and `json_format.Parse`, re-encodes them, and this package decodes
 /// Python's bytes back to the same requests.
 ///
-/// Needs `python3` with `pip install opentelemetry-proto` (`.ci/run` installs it). Without it
-/// the test fails, saying so, unless `STOIC_SKIP_SCHEMA_CHECK=1` skips it on purpose.
+/// Runs the tests' Python (``TestPython``: `.build/venv`, made by `./scripts/bootstrap`). Without
+/// it the test fails, saying to run `./scripts/bootstrap`, unless `STOIC_SKIP_SCHEMA_CHECK=1`
+/// skips it on purpose.
 @Suite("OTLP bodies against the opentelemetry-proto schema")
 struct OTLPSchemaTests {
   static let skipped = ProcessInfo.processInfo.environment["STOIC_SKIP_SCHEMA_CHECK"] == "1"
@@ -69,34 +71,11 @@ struct OTLPSchemaTests {
     print("schema check passed")
     """#
 
-  /// Runs `python3` with `arguments`; exit status and output.
-  static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3"] + arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-  }
-
   @Test(
     "logs and metrics, protobuf and JSON, as the exporter sends them",
     .disabled(if: skipped, "STOIC_SKIP_SCHEMA_CHECK=1"))
   func schema() throws {
-    let probe = try? Self.python(["-c", "import opentelemetry.proto, google.protobuf"])
-    guard let probe, probe.status == 0 else {
-      Issue.record(
-        """
-        The schema check needs python3 with the opentelemetry-proto package \
-        (pip install opentelemetry-proto); set STOIC_SKIP_SCHEMA_CHECK=1 to skip it on purpose. \
-        \(probe?.output ?? "python3 did not run")
-        """)
-      return
-    }
+    try TestPython.require(["opentelemetry.proto", "google.protobuf"])
     let directory = NSTemporaryDirectory() + "stoic-schema-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -130,7 +109,7 @@ struct OTLPSchemaTests {
       }
     }
     try Data(Self.script.utf8).write(to: URL(fileURLWithPath: directory + "/check.py"))
-    let run = try Self.python([directory + "/check.py", directory])
+    let run = try TestPython.run([directory + "/check.py", directory])
     #expect(run.status == 0, "\(run.output)")
     #expect(run.output.contains("schema check passed"))
     guard run.status == 0 else { return }

@@ -63,7 +63,9 @@
       try telemetry.close()
     }
 
-    @Test("metadata: handler, then provider, then call; an error adds error.message and error.type")
+    @Test(
+      "metadata: handler, then provider, then call; an error adds exception.message and exception.type"
+    )
     func metadataMerge() throws {
       let telemetry = try Self.spool(SimulatedFileSystem())
       let provider = Logger.MetadataProvider { ["from": "provider", "provider.only": "p"] }
@@ -79,8 +81,10 @@
       #expect(records.first?.metadata["from"] == .string("call"))
       #expect(records.first?.metadata["handler.only"] == .string("h"))
       #expect(records.first?.metadata["provider.only"] == .string("p"))
-      #expect(records.first?.metadata["error.message"] == .string("the disk is on fire"))
-      #expect(records.first?.metadata["error.type"]?.description.hasSuffix("Failure") == true)
+      #expect(records.first?.metadata["exception.message"] == .string("the disk is on fire"))
+      #expect(records.first?.metadata["exception.type"]?.description.hasSuffix("Failure") == true)
+      #expect(records.first?.metadata["error.message"] == nil)
+      #expect(records.first?.metadata["error.type"] == nil)
       #expect(records.last?.metadata["from"] == .string("provider"))
       try telemetry.close()
     }

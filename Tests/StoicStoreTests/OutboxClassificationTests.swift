@@ -20,6 +20,7 @@ import Testing
     case .delivered: "delivered"
     case .transient: "transient"
     case .permanent: "permanent"
+    case .halt: "halt"
     }
   }
 

@@ -31,7 +31,7 @@ import Testing
   @Test(arguments: [
     "", "2h30m", "h", "-2h", "2x", "2026-13-01", "2025-02-29", "2026-12-01T25:00:00Z",
     "2026-12-01T10:00:00", "2026-12-01T10:00:00+1", "2026-12-01T10:00:00.Z",
-    "2026-12-01T10:00:00.1234567891Z", "yesterday", "99999999999999999d",
+    "2026-12-01T10:00:00.1234567891Z", "yesterday", "1d2", "d1",
   ])
   func malformedTimes(_ text: String) {
     #expect(throws: LogQueryError.malformedTime(text)) {

@@ -50,16 +50,13 @@ struct LogRecordFormatTests {
   @Test("the size is computed exactly: the encoder fills the buffer to its last byte")
   func exactSize() {
     for record in [Self.rich, LogRecord(timeNanoseconds: 0, level: .info, label: "", message: "")] {
-      let size = LogRecordFormat.encodedSize(
-        label: record.label, message: record.message, metadata: record.metadata,
-        source: record.source, file: record.file, function: record.function, line: record.line)
+      let input = LogRecordInput(record)
+      let size = LogRecordFormat.encodedSize(input)
       var buffer = [UInt8](repeating: 0xAA, count: size + 8)
       let written = buffer.withUnsafeMutableBytes { all in
         LogRecordFormat.encode(
-          into: UnsafeMutableRawBufferPointer(rebasing: all[0..<size]), level: record.level,
-          timeNanoseconds: record.timeNanoseconds, label: record.label, message: record.message,
-          metadata: record.metadata, source: record.source, file: record.file,
-          function: record.function, line: record.line)
+          input, timeNanoseconds: record.timeNanoseconds,
+          into: UnsafeMutableRawBufferPointer(rebasing: all[0..<size]))
       }
       #expect(written == size)
       #expect(buffer[size...].allSatisfy { $0 == 0xAA }, "wrote past the record")
@@ -71,9 +68,10 @@ struct LogRecordFormatTests {
     var buffer = [UInt8](repeating: 0xAA, count: 64)
     let written = buffer.withUnsafeMutableBytes { all in
       LogRecordFormat.encode(
-        into: UnsafeMutableRawBufferPointer(rebasing: all[0..<20]), level: .info,
-        timeNanoseconds: 1, label: "label", message: String(repeating: "m", count: 100),
-        metadata: [:], source: "", file: "", function: "", line: 1)
+        LogRecordInput(
+          level: .info, label: "label", message: String(repeating: "m", count: 100),
+          file: "", function: "", line: 1),
+        timeNanoseconds: 1, into: UnsafeMutableRawBufferPointer(rebasing: all[0..<20]))
     }
     #expect(written <= 20)
     #expect(buffer[20...].allSatisfy { $0 == 0xAA })

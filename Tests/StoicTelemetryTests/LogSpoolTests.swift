@@ -208,14 +208,16 @@ struct LogSpoolTests {
     try reset.close()
   }
 
-  @Test("the combined catalog holds the store's and the spool's events")
+  @Test("the combined catalog holds the store's events a spool raises and the spool's, no outbox's")
   func catalog() {
     let catalog = TelemetrySpool.eventCatalog
-    for entry in StoreEvents.catalog.entries + SpoolEvents.catalog.entries {
+    for entry in SpoolEvents.storeCatalog.entries + SpoolEvents.catalog.entries {
       #expect(catalog.contains(entry))
+      #expect(entry.name.hasPrefix("spool.") || StoreEvents.catalog.contains(entry))
     }
     #expect(
-      catalog.entries.count == StoreEvents.catalog.entries.count + SpoolEvents.catalog.entries.count
-    )
+      catalog.entries.count
+        == SpoolEvents.storeCatalog.entries.count + SpoolEvents.catalog.entries.count)
+    #expect(!catalog.entries.contains { $0.name.hasPrefix("store.outbox_") })
   }
 }

@@ -8,6 +8,8 @@ struct BenchContext {
   let runs: Int
   /// The benchmark's own directory (removed at the end of the run).
   let root: String
+  /// `--otelcol`: the pipeline scenario's peer binary, when given.
+  var otelcol: String? = nil
 
   /// Creates an empty directory under ``root`` named after `label`, runs `body` in it, and
   /// removes it afterwards.

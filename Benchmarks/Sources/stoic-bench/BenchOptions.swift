@@ -9,12 +9,16 @@ struct BenchOptions {
   var scenario: String?
   var runs: Int?
   var help = false
+  /// The `otelcol-contrib` binary of the `pipeline` scenario's peer (else `$STOIC_OTELCOL`, else
+  /// the one `./scripts/bootstrap` installs in `.build/venv`).
+  var otelcol: String?
   /// Hidden: replay the journal in this directory and print a ``ReplayChildReport`` (the parent
   /// re-executes itself with this, so each replay's peak memory is measured in its own process).
   var replayChild: String?
 
   static let usage = """
     usage: stoic-bench [--quick] [--large] [--json] [--directory DIR] [--scenario ID] [--runs N]
+                       [--otelcol PATH]
 
       --quick          reduced sizes for a fast look
       --large          the issue's full sizes where the default is smaller: a 1 GiB backlog
@@ -24,6 +28,8 @@ struct BenchOptions {
                        /tmp); a subdirectory is created there and removed afterwards
       --scenario ID    run one scenario: \(ScenarioCatalog.ids.joined(separator: ", "))
       --runs N         repetitions of each figure (default 5, 3 with --quick)
+      --otelcol PATH   otelcol-contrib for the pipeline scenario's peer (default
+                       $STOIC_OTELCOL, else the one in .build/venv from ./scripts/bootstrap)
     """
 
   init(arguments: [String]) throws {
@@ -50,6 +56,7 @@ struct BenchOptions {
           throw BenchError("--runs needs a positive number")
         }
         runs = count
+      case "--otelcol": otelcol = try value(for: argument)
       case "--replay-child": replayChild = try value(for: argument)
       case "--help", "-h": help = true
       default: throw BenchError("unknown argument \(argument)\n\(Self.usage)")

@@ -11,7 +11,7 @@ struct BenchRunner {
     let context = BenchContext(
       quick: options.quick,
       large: options.large || ProcessInfo.processInfo.environment["STOIC_BENCH_LARGE"] == "1",
-      runs: options.runs ?? (options.quick ? 3 : 5), root: root)
+      runs: options.runs ?? (options.quick ? 3 : 5), root: root, otelcol: options.otelcol)
     let machine = Machine.probe(directory: root)
     let commit = StoicCommit.current()
     var results: [BenchResult] = []

@@ -3,6 +3,14 @@ import Foundation
 /// The `--json` output: `{"machine": {...}, "commit": "...", "results": [...]}` with one
 /// object per result as the benchmark issue specifies.
 struct JSONReport: Encodable {
+  /// A target with its verdict.
+  struct Target: Encodable {
+    let label: String
+    let value: Double
+    let threshold: Double
+    let passed: Bool
+  }
+
   struct Result: Encodable {
     let scenario: String
     let metric: String
@@ -14,9 +22,11 @@ struct JSONReport: Encodable {
     let p99: Double?
     let p999: Double?
     let peakRSSBytes: Double?
+    let targets: [Target]
+    let notes: [String]
 
     enum CodingKeys: String, CodingKey {
-      case scenario, metric, unit, stoic, peers, runs, p50, p99, p999
+      case scenario, metric, unit, stoic, peers, runs, p50, p99, p999, targets, notes
       case peakRSSBytes = "peak_rss_bytes"
     }
 
@@ -32,6 +42,10 @@ struct JSONReport: Encodable {
       p99 = result.latency?.p99
       p999 = result.latency?.p999
       peakRSSBytes = result.peakRSSBytes?.max
+      targets = result.targets.map {
+        Target(label: $0.label, value: $0.value, threshold: $0.threshold, passed: $0.passed)
+      }
+      notes = result.notes
     }
   }
 
@@ -48,6 +62,9 @@ struct JSONReport: Encodable {
   func encoded() throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    // A figure that could not be measured (a peer skipped) is NaN: written as a string.
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
     return String(decoding: try encoder.encode(self), as: UTF8.self)
   }
 }

@@ -28,4 +28,19 @@ struct LogLine: Sendable {
   }
 
   func message(_ index: Int) -> String { messages[index % messages.count] }
+
+  /// A 60-byte message that ends with `sequence` (10 digits), so that a receiver can tell
+  /// which log call a record came from.
+  func message(sequence: Int) -> String {
+    let digits = String(sequence)
+    let padded = String(repeating: "0", count: max(0, 10 - digits.count)) + digits
+    return String(message(sequence).prefix(45)) + " seq " + padded
+  }
+
+  /// The sequence a ``message(sequence:)`` ends with, found in `text` (a message or a line
+  /// that holds one).
+  static func sequence(in text: Substring) -> Int? {
+    guard let range = text.range(of: " seq ") else { return nil }
+    return Int(text[range.upperBound...].prefix(10))
+  }
 }

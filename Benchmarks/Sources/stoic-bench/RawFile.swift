@@ -13,6 +13,13 @@ struct RawFile: Sendable {
     return RawFile(descriptor: descriptor, path: path)
   }
 
+  /// Opens (creating when new, keeping what it holds) a file for `write(2)` at its end.
+  static func appending(_ path: String) throws -> RawFile {
+    let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw failure("open") }
+    return RawFile(descriptor: descriptor, path: path)
+  }
+
   /// One `pwrite(2)` of all of `bytes` at `offset`.
   func pwrite(_ bytes: [UInt8], at offset: Int) throws {
     let written = bytes.withUnsafeBytes { raw in

@@ -1,3 +1,5 @@
+import CBenchSystem
+
 /// What one run of one contender measured.
 struct RunSample {
   /// Wall time of the measured loop.
@@ -10,6 +12,8 @@ struct RunSample {
   var minorFaults: Int? = nil
   /// Windows a mapped peer mapped during the loop (the first included).
   var mappedWindows: Int? = nil
+  /// Allocations the measuring thread made during the loop, divided by the records.
+  var allocationsPerCall: Double? = nil
 
   var recordsPerSecond: Double { Double(records) / seconds }
 
@@ -24,13 +28,17 @@ struct RunSample {
       return RunSample(seconds: MonotonicClock.seconds(since: start), records: count)
     }
     var latencies = [UInt64](repeating: 0, count: count)
+    let allocations = stoic_bench_allocations()
     let start = MonotonicClock.now()
     for index in 0..<count {
       let before = MonotonicClock.now()
       try body(index)
       latencies[index] = MonotonicClock.now() - before
     }
+    let seconds = MonotonicClock.seconds(since: start)
+    let allocated = stoic_bench_allocations() - allocations
     return RunSample(
-      seconds: MonotonicClock.seconds(since: start), records: count, latencies: latencies)
+      seconds: seconds, records: count, latencies: latencies,
+      allocationsPerCall: Double(allocated) / Double(Swift.max(1, count)))
   }
 }

@@ -5,6 +5,7 @@ enum ScenarioCatalog {
     + ReplayScenario.all + [CompactionScenario(), BacklogScenario()]
     + [LogRecordScenario(), LogDurableScenario(), MetricIncrementScenario()]
     + [ForwardingScenario(), QueryScenario()]
+    + [PeakRSSScenario(), OpenAfterCrashScenario(), PipelineScenario()]
 
   /// Scenarios of the issue that need layers that do not exist yet: reported, never measured.
   static let unavailable: [(id: String, reason: String)] = []

@@ -1,6 +1,10 @@
 import Foundation
 
 do {
+  if CommandLine.arguments.dropFirst().first == "--child" {
+    try BenchChild.run(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+  }
   let options = try BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
   if options.help {
     print(BenchOptions.usage)

@@ -35,14 +35,14 @@ struct HTTPConnection {
           if headEnd != nil { break }
           guard waitForData(deadline: deadline, idle: false) else {
             if ContinuousClock.now >= deadline {
-              send(.text(408, "the request did not arrive in time"), close: true)
+              refuse(.text(408, "the request did not arrive in time"))
             }
             return
           }
           guard receive(into: &buffer) else { return }
         }
       } catch {
-        send(.text(error.status, error.message), close: true)
+        refuse(.text(error.status, error.message))
         return
       }
       guard let end = headEnd else { return }
@@ -50,7 +50,7 @@ struct HTTPConnection {
       do {
         head = try HTTPRequestParser.parse(buffer, end: end, limits: limits)
       } catch {
-        send(.text(error.status, error.message), close: true)
+        refuse(.text(error.status, error.message))
         return
       }
       buffer.removeFirst(end)
@@ -100,7 +100,7 @@ struct HTTPConnection {
     while buffer.count < wanted {
       guard waitForData(deadline: deadline, idle: false) else {
         if ContinuousClock.now >= deadline {
-          send(.text(408, "the request did not arrive in time"), close: true)
+          refuse(.text(408, "the request did not arrive in time"))
         }
         return nil
       }
@@ -132,6 +132,13 @@ struct HTTPConnection {
         descriptor, into: &buffer, count: min(max(atMost, 1), 64 << 10))
     else { return false }
     return count > 0
+  }
+
+  /// Sends a refusal the service did not decide on (a head that does not parse, a request too
+  /// slow to arrive), counted, and closes.
+  private func refuse(_ response: HTTPResponse) {
+    service.refused(response.status)
+    send(response, close: true)
   }
 
   @discardableResult

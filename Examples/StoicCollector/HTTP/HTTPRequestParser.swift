@@ -155,7 +155,13 @@ enum HTTPRequestParser {
     guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else {
       throw Refusal(status: 400, message: "a header field value has a control character")
     }
-    return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+    // RFC 9110 lets a value carry other bytes (obs-text) as opaque data; this collector's
+    // clients send ASCII, and a value decoded with replacement characters could compare equal
+    // to what it is not (a token among them), so a value that is not UTF-8 is refused.
+    guard let text = String(validating: value, as: UTF8.self) else {
+      throw Refusal(status: 400, message: "a header field value is not UTF-8")
+    }
+    return (String(decoding: name, as: UTF8.self), text)
   }
 
   /// A `Content-Length` value: decimal digits only, at most 18 of them.

@@ -54,6 +54,7 @@ final class HTTPServer: Sendable {
         return true
       }
       guard admitted else {
+        service.refused(503)
         PosixSocket.send(
           connection,
           HTTPResponse.text(503, "too many connections").serialized(close: true))

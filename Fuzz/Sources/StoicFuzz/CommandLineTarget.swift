@@ -6,7 +6,9 @@
 /// line it accepts names only options its command has, each once unless repeatable, with a
 /// value exactly when the option takes one, and no more arguments than the command has; written
 /// again in the long form (`--name=value`, then `--` and the arguments) it parses to the same
-/// invocation.
+/// invocation. A `query` command line accepted goes on to its filters (`--since` and `--until`
+/// through the time parser, `--level`, `--where`, `--limit`): they parse or are refused as a
+/// usage error, never trap, and a time range they accept is not empty.
 enum CommandLineTarget {
   static let target = FuzzTarget(
     name: "cli-arguments",
@@ -28,6 +30,7 @@ enum CommandLineTarget {
           FuzzCheck.fail("a command line runs an unknown command \(parsed.command)")
         }
         check(parsed, against: spec)
+        if parsed.command == QueryCommand.spec.name { checkFilters(parsed) }
         written = write(parsed, spec)
       }
       guard let again = try? StoicCommandLine.parse(written) else {
@@ -44,6 +47,9 @@ enum CommandLineTarget {
         ["help", "inspect"],
         ["--version"],
         ["demo", "/tmp/demo", "extra"],
+        ["query", "--since", "2026-12-01", "--until=2262-04-11T23:47:16.854775807Z", "spool"],
+        ["query", "--since=99999999d", "--until", "1677-09-22", "--level", "info", "s"],
+        ["query", "--until", "2h", "--where", "http.status=500", "-n", "3", "s"],
       ].map { Array($0.joined(separator: "\0").utf8) }
     })
 
@@ -59,6 +65,16 @@ enum CommandLineTarget {
         "option --\(name) given \(values.count) times")
       if !option.takesValue {
         FuzzCheck.require(values.allSatisfy(\.isEmpty), "flag --\(name) has a value")
+      }
+    }
+  }
+
+  /// A `query` command line's filters parse or are refused as a usage error.
+  static func checkFilters(_ parsed: ParsedCommand) {
+    for now in QueryTimeTarget.clocks {
+      guard let query = try? QueryCommand.query(parsed, now: now) else { continue }
+      if let since = query.since, let until = query.until {
+        FuzzCheck.require(since < until, "a query accepts an empty time range")
       }
     }
   }

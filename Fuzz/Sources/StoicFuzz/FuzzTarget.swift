@@ -42,6 +42,7 @@ enum FuzzTargets {
     OTLPTarget.json,
     GzipTarget.target,
     CommandLineTarget.target,
+    QueryTimeTarget.target,
   ]
 
   static func named(_ name: String) -> FuzzTarget? {

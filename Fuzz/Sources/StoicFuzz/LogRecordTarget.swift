@@ -23,9 +23,7 @@ enum LogRecordTarget {
       FuzzCheck.require(
         encoded.count == bytes.count,
         "a record of \(bytes.count) bytes re-encodes to \(encoded.count)")
-      let size = LogRecordFormat.encodedSize(
-        label: record.label, message: record.message, metadata: record.metadata,
-        source: record.source, file: record.file, function: record.function, line: record.line)
+      let size = LogRecordFormat.encodedSize(LogRecordInput(record))
       FuzzCheck.require(size == encoded.count, "the computed size \(size) is not \(encoded.count)")
       guard let again = try? LogRecordFormat.decode(encoded, sequence: 7) else {
         FuzzCheck.fail("a decoded record re-encodes to bytes that do not decode")

@@ -8,7 +8,7 @@ import StoicTelemetry
   import Darwin
 #endif
 
-/// `stoic drain DIR --to URL`: forwards what a telemetry spool holds to an OTLP/HTTP receiver,
+/// `stoic drain DIR [--to URL]`: forwards what a telemetry spool holds to an OTLP/HTTP receiver,
 /// once, by hand, as the app's own forwarder would.
 enum DrainCommand: StoicCommand {
   static let spec = CommandSpec(
@@ -18,7 +18,9 @@ enum DrainCommand: StoicCommand {
       + "forwarder would (writes; refused while the app holds the spool).",
     arguments: [ArgumentSpec("DIR", help: "A telemetry spool's directory.")],
     options: [
-      .value("to", valueName: "URL", help: "The receiver's base URL (http://host:4318)."),
+      .value(
+        "to", valueName: "URL",
+        help: "The receiver's base URL (http://host:4318); else OTEL_EXPORTER_OTLP_ENDPOINT."),
       .value(
         "encoding", valueName: "ENCODING", help: "protobuf (the default) or json."),
       .flag("no-gzip", help: "Send bodies uncompressed."),
@@ -28,10 +30,17 @@ enum DrainCommand: StoicCommand {
 
       Batches go to URL/v1/logs and URL/v1/metrics with an Idempotency-Key derived from the
       spool's identity and the batch's range, so a batch resent by the app or by a later drain
-      is recognised by a receiver that dedupes by key. Header fields (authentication) come from
-      the STOIC_OTLP_HEADERS environment variable (name=value,name2=value2, values
-      percent-encoded); they are never written anywhere. Batches refused permanently are parked
-      in the spool's forwarding/ folder (stoic inspect DIR/forwarding shows them).
+      is recognised by a receiver that dedupes by key. Without --to, the endpoint comes from
+      OpenTelemetry's variables: OTEL_EXPORTER_OTLP_ENDPOINT (URL/v1/logs, URL/v1/metrics) or
+      OTEL_EXPORTER_OTLP_LOGS_ENDPOINT / _METRICS_ENDPOINT (used as they are). Header fields
+      (authentication) come from OTEL_EXPORTER_OTLP_HEADERS and its per-signal variants, or
+      STOIC_OTLP_HEADERS (name=value,name2=value2, values percent-encoded); they are never
+      written anywhere. _PROTOCOL, _COMPRESSION, _TIMEOUT, OTEL_SERVICE_NAME and
+      OTEL_RESOURCE_ATTRIBUTES apply too; --encoding and --no-gzip win over them.
+      OTEL_SDK_DISABLED does not stop a drain asked for by hand. Batches refused permanently are
+      parked in the spool's forwarding/ folder (stoic inspect DIR/forwarding shows them); a
+      receiver refusing the credentials (401, 403) stops the drain, the answer shown as the
+      batch's LAST ERROR there.
 
       exit status: 0 everything delivered, 1 a batch parked, 2 the spool could not be read or
       written, 64 usage, 69 the spool is held by another process, 75 stopped on a transient
@@ -43,25 +52,28 @@ enum DrainCommand: StoicCommand {
     guard let directory = command.argument(0) else {
       throw UsageError("drain needs the spool's directory", command: "drain")
     }
-    guard let url = command.value("to") else {
-      throw UsageError("drain needs --to URL", command: "drain")
-    }
-    let encoding: OTLPEncoding
-    switch command.value("encoding") ?? "protobuf" {
+    let encoding: OTLPEncoding?
+    switch command.value("encoding") {
+    case nil: encoding = nil
     case "protobuf": encoding = .protobuf
     case "json": encoding = .json
-    case let other:
+    case let other?:
       throw UsageError("--encoding is protobuf or json, not '\(other)'", command: "drain")
     }
-    var configuration = OTLPExporterConfiguration(
-      endpoint: url, encoding: encoding, compression: command.flag("no-gzip") ? .none : .gzip)
-    var environment: [String: String] = [:]
-    if let headers = getenv(OTLPExporterConfiguration.headersEnvironmentVariable) {
-      environment[OTLPExporterConfiguration.headersEnvironmentVariable] = String(cString: headers)
+    var variables = OTelEnvironment.processVariables
+    if let url = command.value("to") {
+      variables = OTelEnvironment.variables(variables, endpoint: url)
     }
     let exporter: OTLPExporter
+    let environment: OTelEnvironment
     do throws(ForwardingError) {
-      try configuration.addHeaders(fromEnvironment: environment)
+      environment = try OTelEnvironment(variables, executableName: "stoic")
+      guard var configuration = environment.exporter else {
+        throw ForwardingError(
+          .invalidArgument, "drain needs --to URL or OTEL_EXPORTER_OTLP_ENDPOINT")
+      }
+      if let encoding { configuration.encoding = encoding }
+      if command.flag("no-gzip") { configuration.compression = .none }
       exporter = try OTLPExporter(configuration: configuration)
     } catch {
       throw UsageError(error.message, command: "drain")
@@ -81,7 +93,9 @@ enum DrainCommand: StoicCommand {
     let report: ForwardingReport
     let parked: Int
     do throws(StoreError) {
-      let forwarder = try await Forwarder.open(spool: spool, exporter: exporter)
+      let forwarder = try await Forwarder.open(
+        spool: spool, exporter: exporter,
+        options: ForwarderOptions(resourceAttributes: environment.resourceAttributes))
       let line = console.progress
       report = try await forwarder.drain { done in
         line.update(

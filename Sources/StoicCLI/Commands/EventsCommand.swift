@@ -25,7 +25,7 @@ enum EventsCommand: StoicCommand {
   static func run(_ command: ParsedCommand, console: Console) async throws -> ExitStatus {
     let entries = StoicEventCatalog.all.entries
     if command.flag("json") {
-      console.line(json(entries).rendered())
+      console.json(json(entries).rendered())
       return .success
     }
     var table = TextTable([

@@ -39,7 +39,7 @@ enum InspectCommand: StoicCommand {
       command, console: console, permissions: true)
     let utc = command.flag("utc")
     if command.flag("json") {
-      console.line(examination.inspectionJSON(utc: utc).rendered())
+      console.json(examination.inspectionJSON(utc: utc).rendered())
     } else {
       console.lines(examination.inspectionLines(style: console.style, utc: utc))
     }

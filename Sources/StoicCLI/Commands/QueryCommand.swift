@@ -81,10 +81,11 @@ enum QueryCommand: StoicCommand {
       statistics = try query.run(
         on: opened.journal, summaries: summaries, progress: showProgress
       ) { record in
-        console.line(
-          asJSON
-            ? LogRecordText.json(record).renderedLine()
-            : LogRecordText.line(record, style: console.style, utc: utc))
+        if asJSON {
+          console.json(LogRecordText.json(record).renderedLine())
+        } else {
+          console.line(LogRecordText.line(record, style: console.style, utc: utc))
+        }
         return true
       }
     } catch {

@@ -90,7 +90,7 @@ public enum StoicCommandLine {
     } catch let error as UsageError {
       console.error("stoic: \(error.message)")
       if let name = error.command ?? command, let spec = spec(named: name) {
-        console.error(HelpText.usageLines(for: spec).joined(separator: "\n"))
+        for line in HelpText.usageLines(for: spec) { console.error(line) }
         console.error("Run 'stoic help \(name)' for usage.")
       } else {
         console.error("usage: stoic <command> [options] [arguments]")

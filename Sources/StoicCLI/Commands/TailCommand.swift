@@ -98,16 +98,14 @@ enum TailCommand: StoicCommand {
 
     func print(_ entry: LogEntry) {
       switch entry {
+      case .record(let record) where json:
+        console.json(LogRecordText.json(record).renderedLine())
       case .record(let record):
-        console.line(
-          json
-            ? LogRecordText.json(record).renderedLine()
-            : LogRecordText.line(record, style: console.style, utc: utc))
+        console.line(LogRecordText.line(record, style: console.style, utc: utc))
+      case .unreadable(let unreadable) where json:
+        console.json(LogRecordText.json(unreadable).renderedLine())
       case .unreadable(let unreadable):
-        console.line(
-          json
-            ? LogRecordText.json(unreadable).renderedLine()
-            : LogRecordText.line(unreadable, style: console.style))
+        console.line(LogRecordText.line(unreadable, style: console.style))
       }
     }
   }

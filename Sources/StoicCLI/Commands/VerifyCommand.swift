@@ -32,7 +32,7 @@ enum VerifyCommand: StoicCommand {
       command, console: console, permissions: false)
     let location = examination.location
     if command.flag("json") {
-      console.line(json(examination).rendered())
+      console.json(json(examination).rendered())
       return examination.verifyStatus
     }
     console.line(console.style(location.path, .bold) + ": " + examination.summary)

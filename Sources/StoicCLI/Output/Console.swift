@@ -28,8 +28,19 @@ public final class Console: Sendable {
     progress = ProgressLine(enabled: terminal.showsProgress)
   }
 
-  /// Writes one line of results.
+  /// Writes one line of results, its control characters (a line break among them) escaped
+  /// (``TerminalText``) but for the colours of ``style``.
   public func line(_ text: String = "") {
+    output(TerminalText.controlsEscaped(text, keepingStyle: style.enabled))
+  }
+
+  /// Writes JSON text as it is, in one line or several: ``JSONValue`` has escaped the control
+  /// characters of its strings already, and its line breaks are the document's own.
+  public func json(_ text: String) {
+    output(text)
+  }
+
+  private func output(_ text: String) {
     let full = buffer.withLock { bytes -> Bool in
       bytes.append(contentsOf: text.utf8)
       bytes.append(UInt8(ascii: "\n"))
@@ -44,11 +55,12 @@ public final class Console: Sendable {
   }
 
   /// Writes a line to standard error, after the results written so far, clearing the progress
-  /// line first.
+  /// line first; its control characters (a line break among them) escaped (``TerminalText``).
   public func error(_ text: String) {
     flush()
     progress.clear()
-    Self.writeAll(STDERR_FILENO, Array((text + "\n").utf8))
+    let line = TerminalText.controlsEscaped(text, keepingStyle: false)
+    Self.writeAll(STDERR_FILENO, Array((line + "\n").utf8))
   }
 
   /// Writes the buffered results to standard output.

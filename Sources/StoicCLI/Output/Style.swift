@@ -7,7 +7,7 @@ public struct Style: Sendable, Hashable {
   public init(enabled: Bool) { self.enabled = enabled }
 
   /// How to paint.
-  public enum Paint: String, Sendable {
+  public enum Paint: String, Sendable, CaseIterable {
     /// Bold.
     case bold = "1"
     /// Dimmed.
@@ -22,9 +22,14 @@ public struct Style: Sendable, Hashable {
     case cyan = "36"
   }
 
-  /// `text` painted with `paint`, or `text` unchanged when colour is off.
+  /// The codes of the sequences ``callAsFunction(_:_:)`` writes: each paint's, and the reset.
+  static let codes = Paint.allCases.map(\.rawValue) + ["0"]
+
+  /// `text` painted with `paint` (its own control characters escaped, so no colour inside it
+  /// passes), or `text` unchanged when colour is off.
   public func callAsFunction(_ text: String, _ paint: Paint) -> String {
     guard enabled, !text.isEmpty else { return text }
-    return "\u{1B}[\(paint.rawValue)m\(text)\u{1B}[0m"
+    let escaped = TerminalText.controlsEscaped(text, keepingStyle: false)
+    return "\u{1B}[\(paint.rawValue)m\(escaped)\u{1B}[0m"
   }
 }

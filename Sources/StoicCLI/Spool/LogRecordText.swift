@@ -3,14 +3,18 @@ import StoicTelemetry
 /// How `query` and `tail` print a log record: one line of text, or one JSON object per line.
 enum LogRecordText {
   /// `TIME LEVEL LABEL: MESSAGE key=value …`, the time with nanoseconds in local time (UTC
-  /// with `utc`), the level painted on a terminal, metadata keys sorted.
+  /// with `utc`), the level painted on a terminal, metadata keys sorted; the record's text
+  /// escaped (``TerminalText/escaped(_:)``), so a record is always one line and a message of
+  /// several lines shows its line breaks as `\n`.
   static func line(_ record: LogRecord, style: Style, utc: Bool) -> String {
     var text = time(record.timeNanoseconds, utc: utc) + " "
     let level = record.level.description
     text += style(level, paint(record.level)) + String(repeating: " ", count: 8 - level.count)
-    text += style(record.label, .cyan) + ": " + record.message
+    text += style(TerminalText.escaped(record.label), .cyan) + ": "
+    text += TerminalText.escaped(record.message)
     for (key, value) in record.metadata.sorted(by: { $0.key < $1.key }) {
-      text += " " + style(key, .dim) + "=" + value.description
+      text += " " + style(TerminalText.escaped(key), .dim) + "="
+      text += TerminalText.escaped(value.description)
     }
     return text
   }
@@ -19,7 +23,7 @@ enum LogRecordText {
   static func line(_ unreadable: UnreadableLogRecord, style: Style) -> String {
     style(
       "#\(unreadable.sequence) unreadable record (\(unreadable.bytes.count) bytes): "
-        + "\(unreadable.reason)", .yellow)
+        + TerminalText.escaped("\(unreadable.reason)"), .yellow)
   }
 
   /// `{"seq", "time", "level", "label", "message", "metadata", "source", "file", "function",

@@ -20,7 +20,8 @@ struct SpoolLocation: Sendable, Hashable {
   /// Finds the spool at `given`.
   ///
   /// - Throws: ``CommandFailure`` with ``ExitStatus/noStore`` for a path that does not exist
-  ///   or holds no spool, ``ExitStatus/unreadable`` for one that cannot be read.
+  ///   or holds no spool, ``ExitStatus/unreadable`` (with the system's reason) for one that
+  ///   cannot be read, a directory that cannot be listed among them.
   static func locate(_ given: String) throws(CommandFailure) -> SpoolLocation {
     let path: String
     switch StoreLocation.resolve(given) {
@@ -30,10 +31,18 @@ struct SpoolLocation: Sendable, Hashable {
     case .failed(let error):
       throw CommandFailure(.unreadable, "\(given): \(error)")
     }
-    if isSpoolRoot(path) {
+    let names: [String]
+    do throws(StoreError) {
+      names = try PosixFileSystem().list(path)
+    } catch  where error.errno == .notDirectory {
+      throw CommandFailure(.noStore, "\(given): not a telemetry spool (not a directory)")
+    } catch {
+      throw CommandFailure(.unreadable, "\(given): \(error.message)")
+    }
+    if isSpoolRoot(names) {
       return SpoolLocation(given: given, root: path, logs: StorePath.join(path, "logs"))
     }
-    guard isJournal(path) else {
+    guard isJournal(names) else {
       throw CommandFailure(
         .noStore,
         "\(given): not a telemetry spool (no logs/, spool.lock or spool.id in it) nor a log "
@@ -48,13 +57,17 @@ struct SpoolLocation: Sendable, Hashable {
   /// `logs` directory.
   static func isSpoolRoot(_ path: String) -> Bool {
     guard let names = try? PosixFileSystem().list(path) else { return false }
-    return names.contains("logs") && (names.contains("spool.id") || names.contains("spool.lock"))
+    return isSpoolRoot(names)
   }
 
-  /// Whether `path` is a directory holding a journal's files.
-  static func isJournal(_ path: String) -> Bool {
-    guard let names = try? PosixFileSystem().list(path) else { return false }
-    return names.contains {
+  /// Whether a directory holding `names` is a spool's root.
+  static func isSpoolRoot(_ names: [String]) -> Bool {
+    names.contains("logs") && (names.contains("spool.id") || names.contains("spool.lock"))
+  }
+
+  /// Whether a directory holding `names` holds a journal's files.
+  static func isJournal(_ names: [String]) -> Bool {
+    names.contains {
       $0 == JournalFileNames.lock || $0 == JournalFileNames.checkpoint
         || JournalFileNames.parseSegment($0) != nil
     }

@@ -1,6 +1,12 @@
 import StoicStore
 import StoicTelemetry
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What `inspect`, `verify` and `compact` learn about a telemetry spool: its identity, its
 /// own files, its drop counters, and each of its journals (the log journal in `logs/`, the
 /// metrics samples in `metrics/samples/`) examined as a journal is, through the library's own
@@ -89,10 +95,54 @@ final class SpoolExamination {
         location, maxRecordSize: maxRecordSize, permissions: permissions, progress: progress)
       examination.examinedJournals.append((name, journal))
     }
+    if permissions {
+      let covered = Set([root] + journals.map { StorePath.join(root, $0.1) })
+      examination.findings += exposedBelow(root: root, covered: covered)
+    }
     if permissions, examination.logs?.journal?.records ?? 0 > 0 {
       examination.readLogTimes(maxRecordSize: maxRecordSize)
     }
     return examination
+  }
+
+  /// How deep below the root ``exposedBelow(root:covered:)`` looks.
+  static let maxDepth = 6
+  /// How many directories ``exposedBelow(root:covered:)`` looks at, at most.
+  static let maxDirectories = 1024
+
+  /// Files and directories below `root` the group or others can read, in every directory
+  /// but those in `covered` (the root and the journals, which their own examinations check):
+  /// `metrics/` and its live files, `forwarding/` and the outbox's journal, `summaries/`, and
+  /// whatever else is there, down to ``maxDepth`` levels and ``maxDirectories`` directories.
+  /// A directory that cannot be listed is passed over (the examinations report what they
+  /// cannot read).
+  static func exposedBelow(root: String, covered: Set<String>) -> [Finding] {
+    var findings: [Finding] = []
+    var pending = [(path: root, depth: 0)]
+    var visited = 0
+    while let (directory, depth) = pending.popLast(), visited < maxDirectories {
+      visited += 1
+      guard let files = try? StoreFile.list(directory, role: { _ in .other }),
+        let status = try? FileStatus.of(directory)
+      else { continue }
+      if !covered.contains(directory) {
+        findings += StoreFile.findings(
+          files, directory: (directory, status), permissions: true
+        ).filter { $0.kind == .permissions }
+      }
+      guard depth < maxDepth else { continue }
+      for file in files.reversed()
+      where file.status.kind == .directory && !isSymbolicLink(file.path) {
+        pending.append((file.path, depth + 1))
+      }
+    }
+    return findings
+  }
+
+  /// Whether `path` is a symbolic link (not followed by the walk: a loop stays out of it).
+  private static func isSymbolicLink(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
   }
 
   /// Reads the log records' times (from their headers): the earliest and latest of all, and

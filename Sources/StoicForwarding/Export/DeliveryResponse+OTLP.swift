@@ -1,9 +1,10 @@
 public import StoicStore
 
 extension DeliveryResponse {
-  /// What an OTLP/HTTP answer means to the outbox, which ``FailureClassifier`` then turns into
-  /// a decision (2xx delivered; 408, 425, 429, 5xx transient, honouring `Retry-After`; any
-  /// other 4xx permanent).
+  /// What an OTLP/HTTP answer means to the outbox, which a ``FailureClassifier`` then turns
+  /// into a decision (the forwarder's default, ``FailureClassifier/otlp``: 2xx delivered; 408,
+  /// 429, 502, 503, 504 transient, honouring `Retry-After`; 401, 403 halt; any other status
+  /// permanent).
   ///
   /// A 2xx whose body is an `Export…ServiceResponse` with a `partialSuccess` becomes
   /// ``DeliveryResponse/partialSuccess(rejected:message:)``: delivered, not retried, its

@@ -143,7 +143,9 @@ public final class OTLPExporter: Sendable {
       headers.add("Idempotency-Key", idempotencyKey)
     }
     if body.isGzip { headers.add("Content-Encoding", "gzip") }
-    for (name, value) in configuration.headers.fields { headers.add(name, value) }
+    for (name, value) in configuration.headers(for: body.signal).fields {
+      headers.add(name, value)
+    }
     return TransportRequest(
       url: configuration.url(for: body.signal), headers: headers, body: body.bytes,
       timeout: configuration.timeout)

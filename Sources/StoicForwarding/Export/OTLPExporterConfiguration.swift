@@ -1,12 +1,14 @@
 /// Where and how an ``OTLPExporter`` sends.
 ///
 /// Header values (credentials) are held in ``headers``, an ``HTTPHeaders`` that never prints
-/// them; load them from the environment with ``addHeaders(fromEnvironment:variable:)`` rather
-/// than writing them into code or files.
+/// them; load them from the environment (``OTelEnvironment`` reads OpenTelemetry's
+/// `OTEL_EXPORTER_OTLP_*` variables) rather than writing them into code or files.
 public struct OTLPExporterConfiguration: Sendable {
   /// The environment variable ``addHeaders(fromEnvironment:variable:)`` reads by default:
-  /// `STOIC_OTLP_HEADERS`, in the format of OpenTelemetry's `OTEL_EXPORTER_OTLP_HEADERS`
-  /// (`name=value,name2=value2`, values percent-encoded where needed).
+  /// `STOIC_OTLP_HEADERS`, an alias of OpenTelemetry's `OTEL_EXPORTER_OTLP_HEADERS` in the same
+  /// format (`name=value,name2=value2`, values percent-encoded where needed), kept for
+  /// existing setups. ``OTelEnvironment`` reads it only when `OTEL_EXPORTER_OTLP_HEADERS` is
+  /// not set.
   public static let headersEnvironmentVariable = "STOIC_OTLP_HEADERS"
 
   /// The receiver's base URL, `http://` or `https://` (`https://otlp.example.com:4318`); the
@@ -24,6 +26,13 @@ public struct OTLPExporterConfiguration: Sendable {
   /// `Content-Encoding`, `Content-Length`, `Host` and `Idempotency-Key` are the exporter's own
   /// and may not be set here.
   public var headers: HTTPHeaders
+  /// Full URLs for single signals, used as they are (no path appended), as
+  /// `OTEL_EXPORTER_OTLP_LOGS_ENDPOINT` and `OTEL_EXPORTER_OTLP_METRICS_ENDPOINT` are; a signal
+  /// without one goes to ``endpoint`` joined with its path.
+  public var signalEndpoints: [OTLPSignal: String] = [:]
+  /// Header fields for single signals that replace ``headers`` for that signal, as
+  /// `OTEL_EXPORTER_OTLP_LOGS_HEADERS` and `OTEL_EXPORTER_OTLP_METRICS_HEADERS` do.
+  public var signalHeaders: [OTLPSignal: HTTPHeaders] = [:]
   /// How long one request may take.
   public var timeout: Duration
   /// The largest body (before compression) the exporter sends; a larger one is not sent and
@@ -48,12 +57,20 @@ public struct OTLPExporterConfiguration: Sendable {
     self.maximumBodyBytes = maximumBodyBytes
   }
 
-  /// The full URL for `signal`.
+  /// The full URL for `signal`: its entry in ``signalEndpoints`` as it is, else ``endpoint``
+  /// (trailing slashes dropped) joined with the signal's path.
   public func url(for signal: OTLPSignal) -> String {
+    if let url = signalEndpoints[signal] { return url }
     var base = Substring(endpoint)
     while base.hasSuffix("/") { base = base.dropLast() }
     let path = signal == .logs ? logsPath : metricsPath
     return String(base) + (path.hasPrefix("/") ? path : "/" + path)
+  }
+
+  /// The header fields sent with `signal`'s requests: its entry in ``signalHeaders``, else
+  /// ``headers``.
+  public func headers(for signal: OTLPSignal) -> HTTPHeaders {
+    signalHeaders[signal] ?? headers
   }
 
   /// The header names the exporter sets itself.
@@ -68,21 +85,30 @@ public struct OTLPExporterConfiguration: Sendable {
   /// - Throws: ``ForwardingError/Code/invalidArgument`` naming the problem (never a header
   ///   value).
   public func validate() throws(ForwardingError) {
-    let lowered = endpoint.lowercased()
-    guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
-      throw ForwardingError(.invalidArgument, "the endpoint must start with http:// or https://")
-    }
-    guard let schemeEnd = endpoint.range(of: "://"),
-      let host = endpoint[schemeEnd.upperBound...].split(separator: "/").first, !host.isEmpty
-    else {
-      throw ForwardingError(.invalidArgument, "the endpoint has no host")
-    }
-    try headers.validate()
-    for name in Self.reservedHeaders where headers.contains(name) {
-      throw ForwardingError(.invalidArgument, "header \(name) is set by the exporter itself")
+    try Self.validateURL(endpoint)
+    for url in signalEndpoints.values { try Self.validateURL(url) }
+    for headers in [headers] + Array(signalHeaders.values) {
+      try headers.validate()
+      for name in Self.reservedHeaders where headers.contains(name) {
+        throw ForwardingError(.invalidArgument, "header \(name) is set by the exporter itself")
+      }
     }
     if case .gzip(let level) = compression, !(0...9).contains(level) {
       throw ForwardingError(.invalidArgument, "gzip level \(level) is not in 0…9")
+    }
+  }
+
+  /// Checks that `url` is an `http`/`https` URL with a host; the error never holds the URL
+  /// (it may carry credentials).
+  static func validateURL(_ url: String) throws(ForwardingError) {
+    let lowered = url.lowercased()
+    guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
+      throw ForwardingError(.invalidArgument, "the endpoint must start with http:// or https://")
+    }
+    guard let schemeEnd = url.range(of: "://"),
+      let host = url[schemeEnd.upperBound...].split(separator: "/").first, !host.isEmpty
+    else {
+      throw ForwardingError(.invalidArgument, "the endpoint has no host")
     }
   }
 
@@ -126,7 +152,7 @@ public struct OTLPExporterConfiguration: Sendable {
     return pairs
   }
 
-  private static func percentDecoded(_ text: Substring) -> String? {
+  static func percentDecoded(_ text: Substring) -> String? {
     var bytes: [UInt8] = []
     var iterator = text.utf8.makeIterator()
     while let byte = iterator.next() {

@@ -120,7 +120,7 @@ public actor Forwarder {
   ) async throws(StoreError) -> Forwarder {
     let outbox = try await Outbox.open(
       directory: StorePath.join(spool.directory, outboxFolder), fileSystem: fileSystem,
-      codec: SpoolRangeFormat.codec, options: options.outbox, events: events)
+      codec: SpoolRangeFormat.codec, options: options.outboxOptions, events: events)
     let forwarder = Forwarder(
       spool: spool, outbox: outbox, exporter: exporter, options: options, events: events)
     await forwarder.recoverCursors()
@@ -467,7 +467,7 @@ public actor Forwarder {
     let records = prepared.records
     let unreadable = prepared.unreadable
     let response = try await exporter.export(prepared.body, idempotencyKey: batch.key)
-    let classification = options.outbox.classifier.classify(
+    let classification = options.classifier.classify(
       response, nowMilliseconds: options.outbox.clock.now())
     sending.withLock { report in
       report.attempts += 1
@@ -483,6 +483,9 @@ public actor Forwarder {
     if unreadable > 0, case .delivered = classification {
       events.emit(
         ForwardingEvents.recordsUnreadable, [("key", batch.key), ("count", String(unreadable))])
+    }
+    if case .http(let status, _) = response, status == 401 || status == 403 {
+      events.emit(ForwardingEvents.unauthorized, [("key", batch.key), ("status", String(status))])
     }
     if case .partialSuccess(let rejected, let message) = response, rejected > 0 {
       events.emit(

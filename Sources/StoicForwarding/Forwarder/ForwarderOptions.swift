@@ -15,12 +15,20 @@ public struct ForwarderOptions: Sendable {
   /// one before.
   public var inFlight: Int
   /// Resource attributes (`service.name`, `service.version`, …) sent with every batch. The
-  /// spool's identity is added as `service.instance.id` unless given here.
+  /// spool's identity is added as `service.instance.id` unless given here. The default is
+  /// OpenTelemetry's `service.name` for an unconfigured service,
+  /// `unknown_service:<executable name>` (``OTelEnvironment/defaultServiceName(executableName:)``);
+  /// ``OTelEnvironment/resourceAttributes`` gives the one the environment configures.
   public var resourceAttributes: [(String, String)]
   /// The instrumentation scope's name in every batch.
   public var scopeName: String
-  /// The outbox's options: the retry policy within one drain, the clock, the randomness.
+  /// The outbox's options: the retry policy within one drain, the clock, the randomness. Its
+  /// `classifier` is replaced by ``classifier``.
   public var outbox: OutboxOptions
+  /// What an answer means to the outbox: OTLP/HTTP's retry rules by default
+  /// (``StoicStore/FailureClassifier/otlp``, whose table the StoicForwarding catalog shows
+  /// beside the specification's).
+  public var classifier: FailureClassifier
   /// How long the background loop waits between drains while all goes well.
   public var interval: Duration
   /// The first wait of the background loop after a drain that could not finish (the endpoint
@@ -30,12 +38,15 @@ public struct ForwarderOptions: Sendable {
   public var maximumBackoff: Duration
 
   /// Creates options: batches of up to 1,000 records or 1 MiB, 32 formed ahead per stream,
-  /// up to 4 in flight, `service.name` `stoic`, a drain a second, backoff from 1 s up to a
+  /// up to 4 in flight, `service.name` `unknown_service:<executable name>`, a drain a second, backoff from 1 s up to a
   /// minute.
   public init(
     maxRecords: Int = 1000, maxBytes: Int = 1 << 20, lookahead: Int = 32, inFlight: Int = 4,
-    resourceAttributes: [(String, String)] = [("service.name", "stoic")],
+    resourceAttributes: [(String, String)] = [
+      ("service.name", OTelEnvironment.defaultServiceName())
+    ],
     scopeName: String = "stoic", outbox: OutboxOptions = OutboxOptions(),
+    classifier: FailureClassifier = .otlp,
     interval: Duration = .seconds(1), initialBackoff: Duration = .seconds(1),
     maximumBackoff: Duration = .seconds(60)
   ) {
@@ -46,9 +57,18 @@ public struct ForwarderOptions: Sendable {
     self.resourceAttributes = resourceAttributes
     self.scopeName = scopeName
     self.outbox = outbox
+    self.classifier = classifier
     self.interval = interval
     self.initialBackoff = initialBackoff
     self.maximumBackoff = maximumBackoff
+  }
+
+  /// ``outbox`` with ``classifier`` as its classifier: what the forwarder opens its outbox
+  /// with.
+  var outboxOptions: OutboxOptions {
+    var options = outbox
+    options.classifier = classifier
+    return options
   }
 
   /// The background loop's wait after `failures` drains in a row that could not finish:

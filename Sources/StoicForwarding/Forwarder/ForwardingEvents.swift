@@ -3,7 +3,8 @@ public import StoicStore
 /// The events of the forwarding layer. Every name starts with `forwarding.`; ``catalog``
 /// lists them. None carries a header value or a record's content.
 public enum ForwardingEvents {
-  /// A batch was refused permanently (a 4xx other than 408, 425, 429): parked with its records.
+  /// A batch was refused permanently (an answer OTLP says not to retry): parked with its
+  /// records.
   public static let batchParked = EventDefinition(
     "forwarding.batch_parked", level: .error,
     summary:
@@ -59,9 +60,18 @@ public enum ForwardingEvents {
       + "samples already in the spool, and the next flush samples the values again.",
     fields: ["reason"])
 
+  /// The receiver refused the forwarder's credentials (HTTP 401 or 403).
+  public static let unauthorized = EventDefinition(
+    "forwarding.unauthorized", level: .error,
+    summary:
+      "The receiver refused the credentials (HTTP `status`): the batch stays in line with the "
+      + "answer as its last error, the drain stops and the background loop backs off. Check "
+      + "the exporter's headers (`OTEL_EXPORTER_OTLP_HEADERS`).",
+    fields: ["key", "status"])
+
   /// Every event of this layer.
   public static let catalog = EventCatalog([
     batchParked, recordsRejected, batchLost, batchFoundDelivered, recordsUnreadable,
-    drainHalted, sampleFailed,
+    drainHalted, sampleFailed, unauthorized,
   ])
 }

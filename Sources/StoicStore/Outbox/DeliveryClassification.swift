@@ -9,4 +9,9 @@ public enum DeliveryClassification: Sendable, Hashable {
   /// The receiver refuses this payload; sending it again cannot succeed. The entry is parked
   /// (kept, visible, re-queueable by the app) and the drain continues with the next one.
   case permanent(reason: String)
+  /// The receiver refuses the sender, not this payload (a 401 or 403: a missing, wrong or
+  /// expired credential), so every other entry would get the same answer: the entry goes back
+  /// in line (nothing is parked or lost), its reason is stored durably as its last error, and
+  /// the drain stops at once, for its caller to back off and try again later.
+  case halt(reason: String)
 }

@@ -123,9 +123,20 @@ final class OutboxDrain<Item: Sendable> {
       probing = false
     case .transient(let reason, let retryAfter):
       emitFailure(current, "transient", reason)
+      try noteError(current, reason)
       inFlight.remove(at: index)
       probing = false
       failedTransiently(current, reason, retryAfter: retryAfter)
+    case .halt(let reason):
+      emitFailure(current, "halt", reason)
+      try noteError(current, reason)
+      inFlight.remove(at: index)
+      probing = false
+      if haltReason == nil {
+        halt(current, reason)
+      } else {
+        requeue([current])
+      }
     }
     return try step()
   }
@@ -151,6 +162,14 @@ final class OutboxDrain<Item: Sendable> {
     requeue(inFlight + retries)
     inFlight = []
     retries = []
+  }
+
+  /// Stores `reason` durably as the last error of `unit`'s entries, unless it is already theirs
+  /// (a receiver that keeps failing the same way costs one write, not one per attempt).
+  private func noteError(_ unit: Unit, _ reason: String) throws(StoreError) {
+    let entries = members(of: unit)
+    guard entries.contains(where: { $0.lastError != reason }) else { return }
+    try engine.write(.noteError(unit.target, error: reason))
   }
 
   /// A transient failure of `current`: retried after a backoff if the policy allows, else the

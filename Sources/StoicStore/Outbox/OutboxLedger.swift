@@ -67,6 +67,8 @@ struct OutboxLedger: Sendable {
         entries[index].lastError = error
         entries[index].batchKey = nil
       }
+    case .noteError(let target, let error):
+      for index in indices(of: target) { entries[index].lastError = error }
     case .requeue(let key):
       guard let index = index(of: key) else { return }
       var entry = entries.remove(at: index)

@@ -10,6 +10,7 @@ extension OutboxRecord {
     static let discard: UInt8 = 0x08
     static let acknowledgeBatch: UInt8 = 0x09
     static let uploaded: UInt8 = 0x0A
+    static let noteError: UInt8 = 0x0B
   }
 
   /// The version of the fielded record types this build writes and the highest it reads.
@@ -56,6 +57,10 @@ extension OutboxRecord {
       var fields = target(park)
       fields.set(Tag.error, string: error)
       fielded(Kind.park, fields)
+    case .noteError(let noted, let error):
+      var fields = target(noted)
+      fields.set(Tag.error, string: error)
+      fielded(Kind.noteError, fields)
     case .requeue(let key):
       fielded(Kind.requeue, keyed(key))
     case .formBatch(let batchKey, let keys):
@@ -97,7 +102,7 @@ extension OutboxRecord {
     guard
       [
         Kind.enqueue, Kind.park, Kind.requeue, Kind.formBatch, Kind.attempt, Kind.discard,
-        Kind.acknowledgeBatch, Kind.uploaded,
+        Kind.acknowledgeBatch, Kind.uploaded, Kind.noteError,
       ].contains(kind)
     else { return .failure(.init("unknown record type \(kind) (version \(version))")) }
     guard version >= 1, version <= fieldedVersion else {
@@ -116,6 +121,8 @@ extension OutboxRecord {
     switch kind {
     case Kind.park:
       return .success(.park(target, error: fields.string(Tag.error) ?? ""))
+    case Kind.noteError:
+      return .success(.noteError(target, error: fields.string(Tag.error) ?? ""))
     case Kind.requeue:
       return .success(.requeue(key: key))
     case Kind.formBatch:

@@ -25,6 +25,9 @@ enum OutboxRecord: Sendable {
   case discard(key: String)
   /// One of an entry's files to upload has been uploaded (0x0A).
   case uploaded(key: String, file: String)
+  /// A send of an entry or batch failed without parking it: the reason is kept as its last
+  /// error (0x0B).
+  case noteError(OutboxTarget, error: String)
 }
 
 /// What a park or attempt record applies to.

@@ -65,50 +65,44 @@ public enum LogRecordFormat {
   /// The bytes `record` encodes to (its ``LogRecord/sequence`` is not part of the payload: the
   /// journal numbers it).
   public static func encode(_ record: LogRecord) -> [UInt8] {
-    let count = encodedSize(
-      label: record.label, message: record.message, metadata: record.metadata,
-      source: record.source, file: record.file, function: record.function, line: record.line)
+    let input = LogRecordInput(record)
+    let count = encodedSize(input)
     return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
       encode(
-        into: UnsafeMutableRawBufferPointer(buffer), level: record.level,
-        timeNanoseconds: record.timeNanoseconds, label: record.label, message: record.message,
-        metadata: record.metadata, source: record.source, file: record.file,
-        function: record.function, line: record.line)
+        input, timeNanoseconds: record.timeNanoseconds,
+        into: UnsafeMutableRawBufferPointer(buffer))
       initialized = count
     }
   }
 
-  /// The exact size of the encoding of a record with these fields, computed without
-  /// allocating (unless a value nests deeper than ``maximumDepth`` and must be described).
-  static func encodedSize(
-    label: String, message: String, metadata: LogMetadata, source: String, file: String,
-    function: String, line: UInt
-  ) -> Int {
-    headerSize + stringSize(label) + stringSize(message) + mapSize(metadata, depth: 1)
-      + stringSize(source) + stringSize(file) + stringSize(function) + varintSize(UInt64(line))
+  /// The exact size of the encoding of `record`, computed without allocating (unless a value
+  /// nests deeper than ``maximumDepth`` and must be described).
+  static func encodedSize(_ record: borrowing LogRecordInput) -> Int {
+    headerSize + stringSize(record.label) + stringSize(record.message)
+      + mapSize(record.metadata, depth: 1) + stringSize(record.source) + stringSize(record.file)
+      + stringSize(record.function) + varintSize(UInt64(record.line))
   }
 
-  /// Encodes a record into `buffer`, which is exactly
-  /// ``encodedSize(label:message:metadata:source:file:function:line:)`` bytes (the journal's
-  /// mapped tail on the log path: no intermediate copy). Returns the bytes written: all of
-  /// them, unless the buffer was too short (then the record is short, and unreadable).
+  /// Encodes `record`, logged at `timeNanoseconds`, into `buffer`, which is exactly
+  /// ``encodedSize(_:)`` bytes (the journal's mapped tail on the log path: no intermediate
+  /// copy). Returns the bytes written: all of them, unless the buffer was too short (then the
+  /// record is short, and unreadable).
   @discardableResult
   static func encode(
-    into buffer: UnsafeMutableRawBufferPointer, level: LogLevel, timeNanoseconds: Int64,
-    label: String, message: String, metadata: LogMetadata, source: String, file: String,
-    function: String, line: UInt
+    _ record: borrowing LogRecordInput, timeNanoseconds: Int64,
+    into buffer: UnsafeMutableRawBufferPointer
   ) -> Int {
     var writer = Writer(buffer: buffer)
     writer.byte(version)
-    writer.byte(level.rawValue)
+    writer.byte(record.level.rawValue)
     writer.int64(timeNanoseconds)
-    writer.string(label)
-    writer.string(message)
-    writer.map(metadata, depth: 1)
-    writer.string(source)
-    writer.string(file)
-    writer.string(function)
-    writer.varint(UInt64(line))
+    writer.string(record.label)
+    writer.string(record.message)
+    writer.map(record.metadata, depth: 1)
+    writer.string(record.source)
+    writer.string(record.file)
+    writer.string(record.function)
+    writer.varint(UInt64(record.line))
     return writer.offset
   }
 

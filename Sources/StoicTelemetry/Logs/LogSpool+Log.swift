@@ -9,7 +9,7 @@ import Synchronization
 
 extension LogSpool {
   /// Logs one record: the time is taken here, the record sized, then encoded in place into the
-  /// journal's mapped tail.
+  /// journal's mapped tail. The same as ``log(_:)`` with a ``LogRecordInput`` of these fields.
   ///
   /// When this returns a sequence the record is in the kernel (it survives a crash of the
   /// process); at or above ``LogSpoolOptions/durableLevel`` it is also durable (it survives a
@@ -35,15 +35,28 @@ extension LogSpool {
   ///   - function: The function of the call.
   ///   - line: The line of the call.
   /// - Returns: The record's sequence, or `nil` when it was dropped (and counted).
+  @inlinable
   @discardableResult
   public func log(
     level: LogLevel, label: String, message: String, metadata: LogMetadata = [:],
     source: String = "", file: String = #fileID, function: String = #function,
     line: UInt = #line
   ) -> UInt64? {
-    let sequence = write(
-      level: level, label: label, message: message, metadata: metadata, source: source,
-      file: file, function: function, line: line)
+    log(
+      LogRecordInput(
+        level: level, label: label, message: message, metadata: metadata, source: source,
+        file: file, function: function, line: line))
+  }
+
+  /// Logs `record`: the time is taken here, the record sized, then encoded in place into the
+  /// journal's mapped tail (see ``log(level:label:message:metadata:source:file:function:line:)``
+  /// for what a returned sequence guarantees, and what a drop costs).
+  ///
+  /// - Parameter record: What was logged, borrowed for the call.
+  /// - Returns: The record's sequence, or `nil` when it was dropped (and counted).
+  @discardableResult
+  public func log(_ record: LogRecordInput) -> UInt64? {
+    let sequence = write(record)
     if !options.backgroundMaintenance, maintenanceRequested.load(ordering: .relaxed) {
       runRequestedMaintenanceInline()
     }
@@ -52,22 +65,26 @@ extension LogSpool {
 
   /// The log path: size, admit, append (encoded in place), account. Used for the app's records
   /// and the spool's own events alike.
-  func write(
-    level: LogLevel, label: String, message: String, metadata: LogMetadata, source: String,
-    file: String, function: String, line: UInt
-  ) -> UInt64? {
+  func write(_ record: LogRecordInput) -> UInt64? {
     let time = WallClock.nanoseconds()
     // Listed keys' values are replaced before anything is sized or written.
-    let metadata = options.redaction.redacted(metadata) ?? metadata
-    let size = LogRecordFormat.encodedSize(
-      label: label, message: message, metadata: metadata, source: source, file: file,
-      function: function, line: line)
+    guard let redacted = options.redaction.redacted(record.metadata) else {
+      return append(record, time: time)
+    }
+    var copy = record
+    copy.metadata = redacted
+    return append(copy, time: time)
+  }
+
+  /// Sizes, admits and appends `record`, logged at `time`.
+  private func append(_ record: LogRecordInput, time: Int64) -> UInt64? {
+    let size = LogRecordFormat.encodedSize(record)
     guard size <= options.maxRecordSize else {
       dropCounters.add(1, reason: .encoding)
       return nil
     }
     var durable = false
-    if let durableLevel, level >= durableLevel { durable = true }
+    if let durableLevel, record.level >= durableLevel { durable = true }
     // A durable record is followed by a sync marker: counted with it, so that the estimate
     // stays above the journal's size.
     let cost =
@@ -80,9 +97,7 @@ extension LogSpool {
       guard writable.load(ordering: .relaxed), let journal = currentJournal() else { break }
       do throws(StoreError) {
         let sequence = try journal.append(count: size, durable: durable) { buffer in
-          LogRecordFormat.encode(
-            into: buffer, level: level, timeNanoseconds: time, label: label, message: message,
-            metadata: metadata, source: source, file: file, function: function, line: line)
+          LogRecordFormat.encode(record, timeNanoseconds: time, into: buffer)
         }
         appendedBytes.add(cost, ordering: .relaxed)
         return sequence
@@ -174,6 +189,10 @@ extension LogSpool {
       state.failure = error
       state.diskErrorsAtFailure = dropCounters.counts.diskError
       state.nextRecovery = .now + options.recoveryInterval
+      assert(
+        SpoolRules.takesRecordsWithoutFailure(
+          writable: writable.load(ordering: .relaxed), failure: state.failure),
+        "@L1: the failure was recorded while the spool took records")
       return true
     }
     guard first else { return }

@@ -119,6 +119,11 @@ extension LogSpool {
       return diskErrors - min(diskErrors, state.diskErrorsAtFailure)
     }
     writable.store(true, ordering: .relaxed)
+    assert(
+      state.withLock {
+        SpoolRules.takesRecordsWithoutFailure(
+          writable: writable.load(ordering: .relaxed), failure: $0.failure)
+      }, "@L1: the spool takes records again with a failure recorded")
     raise(
       StoreEvent(
         SpoolEvents.writeResumed,
@@ -203,8 +208,9 @@ extension LogSpool {
         var metadata = LogMetadata(minimumCapacity: event.fields.count)
         for (key, value) in event.fields { metadata[key] = .string(value) }
         _ = write(
-          level: LogLevel(event.level), label: Self.eventLabel, message: event.name,
-          metadata: metadata, source: "stoic", file: "", function: "", line: 0)
+          LogRecordInput(
+            level: LogLevel(event.level), label: Self.eventLabel, message: event.name,
+            metadata: metadata, source: "stoic", file: "", function: "", line: 0))
       }
     }
   }

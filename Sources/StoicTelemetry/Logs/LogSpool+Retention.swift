@@ -131,6 +131,12 @@ extension LogSpool {
         total -= segments[index].bytes
         index += 1
       }
+      assert(
+        SpoolRules.keptBytesMatch(total, segments: segments[index...]),
+        "@Q3: retention counts \(total) bytes kept, not those of the segments it keeps")
+      assert(
+        SpoolRules.removesOnlySealedOlder(segments, taken: index),
+        "@Q4: retention takes \(index) segments of \(segments.count), not all sealed and older")
       return taken
     }
     if checkAge, let maximumAge = options.maximumAge {
@@ -162,6 +168,10 @@ extension LogSpool {
       return try journal.dropThrough(through)
     }
     try dropCounters.beginDrop(count, reason: reason, through: through)
+    assert(
+      SpoolRules.removalRecorded(
+        dropCounters.pendingDrop, count: count, reason: reason, through: through),
+      "@Q2: removing records through \(through) that are not recorded as under way")
     do throws(StoreError) {
       try journal.dropThrough(through)
     } catch {

@@ -6,6 +6,10 @@ public enum LogQueryError: Error, Sendable, Hashable, CustomStringConvertible {
   /// A time that is neither RFC 3339 (`2026-12-01T10:00:00Z`, `2026-12-01T11:00:00.5+01:00`,
   /// `2026-12-01`) nor relative (`90s`, `30m`, `2h`, `1d`, `1w`).
   case malformedTime(String)
+  /// A time written right that lies outside the nanoseconds since 1970 an `Int64` holds
+  /// (1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z): `3000-01-01`,
+  /// `99999999d`.
+  case timeOutOfRange(String)
   /// A metadata condition that is not `key=value` with a non-empty key.
   case malformedCondition(String)
   /// A range whose start (`since`) is not before its end (`until`).
@@ -20,6 +24,9 @@ public enum LogQueryError: Error, Sendable, Hashable, CustomStringConvertible {
     case .malformedTime(let text):
       return "'\(text)' is not a time: give RFC 3339 (2026-12-01T10:00:00Z, "
         + "2026-12-01T11:00:00.5+01:00, 2026-12-01) or a time ago (90s, 30m, 2h, 1d, 1w)"
+    case .timeOutOfRange(let text):
+      return "'\(text)' is out of range: times from 1677-09-21T00:12:43.145224192Z to "
+        + "2262-04-11T23:47:16.854775807Z (dates alone 1677-09-22 to 2262-04-11) can be given"
     case .malformedCondition(let text):
       return "'\(text)' is not a metadata condition: give key=value (nested keys with dots: "
         + "http.status=500)"

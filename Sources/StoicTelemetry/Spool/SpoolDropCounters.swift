@@ -135,7 +135,11 @@ public final class SpoolDropCounters: Sendable {
   public func add(_ count: UInt64, reason: SpoolDropReason) {
     guard count > 0 else { return }
     let observers = state.withLock { state in
+      let before = state.record.counts[reason]
       state.record.counts[reason] &+= count
+      assert(
+        SpoolRules.countGrows(from: before, to: state.record.counts[reason]),
+        "@Q1: the \(reason) drop count went down")
       writeLive(&state)
       return state.observers
     }
@@ -209,7 +213,11 @@ public final class SpoolDropCounters: Sendable {
   package func completeDrop() {
     let observers = state.withLock { state -> [@Sendable () -> Void] in
       guard let pending = state.record.pending else { return [] }
+      let before = state.record.counts.slots[pending.reason]
       state.record.counts.slots[pending.reason] &+= pending.count
+      assert(
+        SpoolRules.countGrows(from: before, to: state.record.counts.slots[pending.reason]),
+        "@Q1: a completed removal made a drop count go down")
       state.record.pending = nil
       writeLive(&state)
       return state.observers

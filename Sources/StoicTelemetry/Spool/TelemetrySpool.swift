@@ -48,9 +48,11 @@ public final class TelemetrySpool: Sendable {
   let lock: SpoolLock
   let closed = SleepingLock(false)
 
-  /// Every event a telemetry spool can report: the storage core's and the spool layer's.
+  /// Every event a telemetry spool can report, and no other: the storage core's that its
+  /// layers raise (``SpoolEvents/storeCatalog``: a spool keeps no outbox) and the spool
+  /// layer's (``SpoolEvents/catalog``).
   public static let eventCatalog = EventCatalog(
-    combining: [StoreEvents.catalog, SpoolEvents.catalog])
+    combining: [SpoolEvents.storeCatalog, SpoolEvents.catalog])
 
   init(
     directory: String, identity: SpoolIdentity, logs: LogSpool, metrics: MetricsSpool,

@@ -1,0 +1,151 @@
+import Foundation
+import Logging
+import StoicForwarding
+import StoicLogging
+import StoicTelemetry
+
+/// The child processes of the scenarios that measure a process of its own (its peak memory, its
+/// CPU time) or kill one: this binary re-executed as `stoic-bench --child NAME ARGUMENTS…`.
+enum BenchChild {
+  static func run(_ arguments: [String]) throws {
+    guard let name = arguments.first else { throw BenchError("--child needs a name") }
+    let rest = Array(arguments.dropFirst())
+    switch name {
+    case "log-rss": try logRSS(rest)
+    case "spool-writer": try spoolWriter(rest)
+    case "pipeline-app": try pipelineApp(rest)
+    default: throw BenchError("unknown child \(name)")
+    }
+  }
+
+  /// `log-rss stoic|stream DIRECTORY COUNT`: COUNT calls through a `Logger`, no latencies kept;
+  /// prints this process's peak resident memory (`VmHWM`). Not `wait4`'s `ru_maxrss`: a child
+  /// started with `posix_spawn` shares the parent's memory until its `exec`, and Linux carries
+  /// that high-water mark over into the child's.
+  private static func logRSS(_ arguments: [String]) throws {
+    guard arguments.count == 3, let count = Int(arguments[2]) else {
+      throw BenchError("log-rss needs a handler, a directory and a count")
+    }
+    let line = LogLine()
+    switch arguments[0] {
+    case "stoic":
+      _ = try SwiftLogPeer.stoic(
+        line, count: count, in: arguments[1], latencies: false,
+        options: TelemetryOptions(logs: LogSpoolOptions(byteLimit: 4 << 30)))
+    case "stream":
+      _ = try SwiftLogPeer.streamHandler(line, count: count, in: arguments[1], latencies: false)
+    default: throw BenchError("log-rss: unknown handler \(arguments[0])")
+    }
+    FileHandle.standardOutput.write(Data("\(try ReplayChild.peakResidentBytes())\n".utf8))
+  }
+
+  /// `spool-writer DIRECTORY READY_AFTER COUNTER`: opens the spool (recovering it after the last
+  /// writer's kill), logs through a `Logger` and stores in COUNTER how many calls have returned
+  /// (over all writers); after READY_AFTER calls prints `ready` and goes on until it is killed.
+  private static func spoolWriter(_ arguments: [String]) throws {
+    guard arguments.count == 3, let readyAfter = Int(arguments[1]) else {
+      throw BenchError("spool-writer needs a directory, a count and a counter")
+    }
+    let counter = try SharedCounter(path: arguments[2])
+    let spool = try TelemetrySpool.open(at: arguments[0], options: OpenAfterCrashScenario.options)
+    let line = LogLine()
+    let logger = Logger(label: line.label) { StoicLogHandler(label: $0, spool: spool) }
+    var index = 0
+    while true {
+      SwiftLogPeer.info(logger, line, index)
+      index += 1
+      counter.value += 1
+      if index == readyAfter {
+        FileHandle.standardOutput.write(Data("ready \(spool.dropCounts)\n".utf8))
+      }
+    }
+  }
+
+  /// `pipeline-app stoic|jsonl PATH START END COUNTER RATE [ENDPOINT]`: logs the records with
+  /// sequences START..<END through a `Logger` (message ``LogLine/message(sequence:)``), at most
+  /// RATE a second (0: as fast as it can), storing in COUNTER the sequence after the last call
+  /// that returned. `stoic`: into the spool at PATH
+  /// with the forwarder running in this process towards ENDPOINT, then drains what is left;
+  /// `jsonl`: JSON lines appended to the file PATH. Prints the bytes it caused to be written to
+  /// storage (`write_bytes` of `/proc/self/io`).
+  private static func pipelineApp(_ arguments: [String]) throws {
+    guard arguments.count >= 6, let start = Int(arguments[2]), let end = Int(arguments[3]),
+      let rate = Int(arguments[5])
+    else {
+      throw BenchError("pipeline-app needs a mode, a path, a range, a counter and a rate")
+    }
+    let counter = try SharedCounter(path: arguments[4])
+    counter.value = UInt64(start)
+    let line = LogLine()
+    let pace = Pace(perSecond: rate)
+    switch arguments[0] {
+    case "stoic":
+      guard arguments.count == 7 else { throw BenchError("pipeline-app stoic needs an endpoint") }
+      let endpoint = arguments[6]
+      let spool = try TelemetrySpool.open(
+        at: arguments[1], options: TelemetryOptions(logs: LogSpoolOptions(byteLimit: 4 << 30)))
+      let forwarder = try AsyncBridge.wait {
+        let exporter = try OTLPExporter(
+          configuration: OTLPExporterConfiguration(endpoint: endpoint))
+        let forwarder = try await Forwarder.open(spool: spool, exporter: exporter)
+        await forwarder.start()
+        return forwarder
+      }
+      let logger = Logger(label: line.label) { StoicLogHandler(label: $0, spool: spool) }
+      for sequence in start..<end {
+        SwiftLogPeer.info(logger, line, message: line.message(sequence: sequence))
+        counter.value = UInt64(sequence + 1)
+        pace.wait(sequence - start + 1)
+      }
+      try AsyncBridge.wait {
+        await forwarder.stop()
+        var report = try await forwarder.drain()
+        var attempts = 0
+        while report.haltedBecause != nil, attempts < 600 {
+          attempts += 1
+          try await Task.sleep(for: .milliseconds(100))
+          report = try await forwarder.drain()
+        }
+        try await forwarder.close()
+      }
+      try spool.close()
+    case "jsonl":
+      let file = try RawFile.appending(arguments[1])
+      defer { file.close() }
+      let logger = Logger(label: line.label) { JSONLinesLogHandler(label: $0, file: file) }
+      for sequence in start..<end {
+        SwiftLogPeer.info(logger, line, message: line.message(sequence: sequence))
+        counter.value = UInt64(sequence + 1)
+        pace.wait(sequence - start + 1)
+      }
+    default: throw BenchError("pipeline-app: unknown mode \(arguments[0])")
+    }
+    FileHandle.standardOutput.write(Data("\(ProcessIO.writeBytes(pid: nil) ?? 0)\n".utf8))
+  }
+}
+
+/// Holds a loop to a rate: after `done` calls, sleeps until their share of time has passed.
+struct Pace {
+  let perSecond: Int
+  let start = MonotonicClock.now()
+
+  func wait(_ done: Int) {
+    guard perSecond > 0, done % 64 == 0 else { return }
+    let due = start + UInt64(done) * 1_000_000_000 / UInt64(perSecond)
+    let now = MonotonicClock.now()
+    if due > now { usleep(UInt32((due - now) / 1_000)) }
+  }
+}
+
+/// `write_bytes` of `/proc/PID/io` (or `/proc/self/io`): the bytes a process caused to be sent
+/// to storage, its dirtied mapped pages included.
+enum ProcessIO {
+  static func writeBytes(pid: Int32?) -> Int? {
+    let path = "/proc/\(pid.map(String.init) ?? "self")/io"
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix("write_bytes:") {
+      return Int(line.dropFirst("write_bytes:".count).trimmingCharacters(in: .whitespaces))
+    }
+    return nil
+  }
+}

@@ -1,0 +1,91 @@
+/// Text from records and the disk made safe for a terminal, as `journalctl` and `ls -b` do:
+/// every control character (C0, DEL, C1) and the Unicode line and paragraph separators are
+/// written as an escape, so a line of output is exactly one line, and nothing a record holds
+/// can move the cursor, set a title or paint the screen.
+///
+/// Escapes: `\n`, `\r`, `\t`; other C0 and DEL as `\xNN`; C1, U+2028 and U+2029 as `\uNNNN`.
+/// ``escaped(_:)`` (for the text of records: label, message, metadata) also writes a
+/// backslash as `\\`, so an escape on the screen always stands for the character it names and
+/// a message cannot forge one.
+enum TerminalText {
+  /// `text` with its control characters and backslashes escaped.
+  static func escaped(_ text: String) -> String {
+    guard text.utf8.contains(where: { needsEscape($0) || $0 == UInt8(ascii: "\\") }) else {
+      return text
+    }
+    var output = ""
+    output.reserveCapacity(text.utf8.count + 8)
+    for scalar in text.unicodeScalars {
+      if scalar == "\\" {
+        output += "\\\\"
+      } else {
+        append(scalar, to: &output)
+      }
+    }
+    return output
+  }
+
+  /// `line` with its control characters escaped (backslashes kept as they are), but for the
+  /// exact colour sequences ``Style`` writes when `keepingStyle`.
+  static func controlsEscaped(_ line: String, keepingStyle: Bool) -> String {
+    guard line.utf8.contains(where: needsEscape) else { return line }
+    var output = ""
+    output.reserveCapacity(line.utf8.count + 8)
+    let scalars = Array(line.unicodeScalars)
+    var index = 0
+    while index < scalars.count {
+      if keepingStyle, scalars[index] == "\u{1B}", let length = styleSequence(scalars, at: index) {
+        output.unicodeScalars.append(contentsOf: scalars[index..<(index + length)])
+        index += length
+        continue
+      }
+      append(scalars[index], to: &output)
+      index += 1
+    }
+    return output
+  }
+
+  /// Whether `scalar` is one ``TerminalText`` escapes.
+  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
+      || scalar.value == 0x2029
+  }
+
+  /// Whether a UTF-8 byte may start a character ``TerminalText`` escapes: C0, DEL, the lead
+  /// byte of C1 (U+0080 to U+009F are `C2 80` to `C2 9F`) or of U+2028 and U+2029 (`E2`).
+  private static func needsEscape(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2
+  }
+
+  private static func append(_ scalar: Unicode.Scalar, to output: inout String) {
+    guard isControl(scalar) else {
+      output.unicodeScalars.append(scalar)
+      return
+    }
+    switch scalar {
+    case "\n": output += "\\n"
+    case "\r": output += "\\r"
+    case "\t": output += "\\t"
+    case _ where scalar.value <= 0x7F: output += "\\x" + hex(scalar.value, digits: 2)
+    default: output += "\\u" + hex(scalar.value, digits: 4)
+    }
+  }
+
+  private static func hex(_ value: UInt32, digits: Int) -> String {
+    let text = String(value, radix: 16)
+    return String(repeating: "0", count: max(0, digits - text.count)) + text
+  }
+
+  /// The length of the ``Style`` sequence (`ESC [ code m`) at `index`, if one is there.
+  private static func styleSequence(_ scalars: [Unicode.Scalar], at index: Int) -> Int? {
+    for code in Style.codes {
+      let sequence = Array("\u{1B}[\(code)m".unicodeScalars)
+      if index + sequence.count <= scalars.count,
+        scalars[index..<(index + sequence.count)].elementsEqual(sequence)
+      {
+        return sequence.count
+      }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,291 @@
+import Foundation
+
+/// OpenTelemetry's standard environment variables, read as its SDKs read them: the OTLP
+/// exporter's endpoint, headers, protocol, compression and timeout, the service name, the
+/// resource attributes and the switch that turns the SDK off.
+///
+/// The rules are those of the specification's "OTLP Exporter Configuration"
+/// (<https://opentelemetry.io/docs/specs/otel/protocol/exporter/>, and
+/// <https://opentelemetry.io/docs/languages/sdk-configuration/otlp-exporter/>) and
+/// "Environment Variable Specification"
+/// (<https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/>):
+///
+/// - An empty variable counts as unset.
+/// - `OTEL_EXPORTER_OTLP_ENDPOINT` is a base URL: `/v1/logs` and `/v1/metrics` are joined to
+///   its path (`http://collector:4318/mycollector/` sends logs to
+///   `http://collector:4318/mycollector/v1/logs`). `OTEL_EXPORTER_OTLP_LOGS_ENDPOINT` and
+///   `OTEL_EXPORTER_OTLP_METRICS_ENDPOINT` are used as they are and win over it; the other
+///   signal then goes to the base URL's default, `http://localhost:4318`.
+/// - `OTEL_EXPORTER_OTLP_HEADERS` (`key=value,…`, values percent-decoded); a signal's
+///   `OTEL_EXPORTER_OTLP_LOGS_HEADERS` / `_METRICS_HEADERS` replaces it for that signal.
+///   Stoic's `STOIC_OTLP_HEADERS` is an alias read only when `OTEL_EXPORTER_OTLP_HEADERS` is
+///   not set.
+/// - `OTEL_EXPORTER_OTLP_PROTOCOL` (and `_LOGS_` / `_METRICS_`): `http/protobuf` (the
+///   default) or `http/json`; `grpc` is refused with ``ForwardingError/Code/unsupported``,
+///   never replaced by another protocol.
+/// - `OTEL_EXPORTER_OTLP_COMPRESSION` (and per signal): `gzip` or `none`. Unset, Stoic keeps
+///   its own default, gzip (the specification's default is none).
+/// - `OTEL_EXPORTER_OTLP_TIMEOUT` (and per signal): milliseconds. Unset, the exporter's
+///   default (30 s) stays.
+/// - `OTEL_EXPORTER_OTLP_CERTIFICATE`, `_CLIENT_KEY`, `_CLIENT_CERTIFICATE` (and per signal)
+///   are refused with ``ForwardingError/Code/unsupported``: the transports validate servers
+///   against the system's trust store and cannot be given a CA file on every platform.
+/// - `OTEL_SERVICE_NAME` wins over `service.name` in `OTEL_RESOURCE_ATTRIBUTES`, whose
+///   default is `unknown_service:` and the executable's name.
+/// - `OTEL_RESOURCE_ATTRIBUTES`: `key=value,…`, values percent-decoded.
+/// - `OTEL_SDK_DISABLED`: only `true`, in any case, turns it on. In Stoic it turns off
+///   forwarding only: the spool keeps recording, so nothing is lost, and `stoic drain` or a
+///   later run forwards what was kept.
+///
+/// One exporter sends both signals with one protocol, one compression and one timeout, so
+/// per-signal values of those three that differ from each other are refused
+/// (``ForwardingError/Code/unsupported``); per-signal endpoints and headers are honoured.
+///
+/// A bad value throws a ``ForwardingError`` whose ``ForwardingError/variable`` and message
+/// name the variable and never hold its value (headers carry credentials).
+public struct OTelEnvironment: Sendable {
+  /// Whether `OTEL_SDK_DISABLED` is `true` (in any case): forwarding is off.
+  public var isSDKDisabled: Bool
+  /// The exporter the variables describe, or `nil` when no endpoint variable is set.
+  public var exporter: OTLPExporterConfiguration?
+  /// `OTEL_SERVICE_NAME`, else `service.name` in `OTEL_RESOURCE_ATTRIBUTES`, else
+  /// `unknown_service:<executable name>`.
+  public var serviceName: String
+  /// `OTEL_RESOURCE_ATTRIBUTES` in order (values percent-decoded), with `service.name` first,
+  /// set to ``serviceName``.
+  public var resourceAttributes: [(String, String)]
+
+  /// The default OTLP/HTTP base URL, used for a signal without an endpoint of its own when
+  /// only the other signal's variable is set.
+  public static let defaultEndpoint = "http://localhost:4318"
+
+  /// The service name OpenTelemetry prescribes when none is configured:
+  /// `unknown_service:` and the executable's name (`unknown_service` without one).
+  public static func defaultServiceName(executableName: String = Self.executableName)
+    -> String
+  {
+    executableName.isEmpty ? "unknown_service" : "unknown_service:" + executableName
+  }
+
+  /// The process's environment variables.
+  public static var processVariables: [String: String] { ProcessInfo.processInfo.environment }
+
+  /// The last path component of the process's first argument.
+  public static var executableName: String {
+    let path = CommandLine.arguments.first ?? ""
+    return path.split(separator: "/").last.map(String.init) ?? ""
+  }
+
+  /// Reads the variables.
+  ///
+  /// - Parameters:
+  ///   - variables: The environment (`ProcessInfo.processInfo.environment`).
+  ///   - executableName: The name in the default service name.
+  /// - Throws: ``ForwardingError/Code/invalidArgument`` for a value that does not parse,
+  ///   ``ForwardingError/Code/unsupported`` for one asking for what Stoic cannot do; both
+  ///   name the variable, never its value.
+  public init(_ variables: [String: String], executableName: String = Self.executableName)
+    throws(ForwardingError)
+  {
+    let reader = Reader(variables: variables)
+    isSDKDisabled = reader["OTEL_SDK_DISABLED"]?.lowercased() == "true"
+    var attributes = try reader.resourceAttributes()
+    let named = attributes.last { $0.0 == "service.name" }?.1
+    serviceName =
+      reader["OTEL_SERVICE_NAME"] ?? named
+      ?? Self.defaultServiceName(executableName: executableName)
+    attributes.removeAll { $0.0 == "service.name" }
+    resourceAttributes = [("service.name", serviceName)] + attributes
+    exporter = try reader.exporter()
+  }
+
+  /// `variables` with `endpoint` as `OTEL_EXPORTER_OTLP_ENDPOINT` and no per-signal endpoint:
+  /// what a command-line flag such as `stoic drain --to URL` means, winning over the
+  /// environment's endpoints while its headers, protocol and the rest still apply.
+  public static func variables(_ variables: [String: String], endpoint: String) -> [String: String]
+  {
+    var result = variables
+    result[Reader.prefix + "ENDPOINT"] = endpoint
+    for signal in OTLPSignal.allCases { result[Reader.name("ENDPOINT", signal)] = nil }
+    return result
+  }
+
+  /// The variables, with empty ones taken as unset.
+  private struct Reader {
+    var variables: [String: String]
+
+    subscript(_ name: String) -> String? {
+      guard let value = variables[name], !value.isEmpty else { return nil }
+      return value
+    }
+
+    static let prefix = "OTEL_EXPORTER_OTLP_"
+
+    /// The per-signal variable's name (`OTEL_EXPORTER_OTLP_LOGS_HEADERS`).
+    static func name(_ option: String, _ signal: OTLPSignal) -> String {
+      prefix + signal.rawValue.uppercased() + "_" + option
+    }
+
+    func resourceAttributes() throws(ForwardingError) -> [(String, String)] {
+      guard let list = self["OTEL_RESOURCE_ATTRIBUTES"] else { return [] }
+      return try Self.pairs(list, variable: "OTEL_RESOURCE_ATTRIBUTES")
+    }
+
+    func exporter() throws(ForwardingError) -> OTLPExporterConfiguration? {
+      let base = self[Self.prefix + "ENDPOINT"]
+      let signalEndpoints = OTLPSignal.allCases.compactMap { signal in
+        self[Self.name("ENDPOINT", signal)].map { (signal, $0) }
+      }
+      try refuseCertificates()
+      guard base != nil || !signalEndpoints.isEmpty else { return nil }
+      if let base { try Self.checkURL(base, variable: Self.prefix + "ENDPOINT") }
+      for (signal, url) in signalEndpoints {
+        try Self.checkURL(url, variable: Self.name("ENDPOINT", signal))
+      }
+      var configuration = OTLPExporterConfiguration(
+        endpoint: base ?? OTelEnvironment.defaultEndpoint)
+      configuration.signalEndpoints = Dictionary(uniqueKeysWithValues: signalEndpoints)
+      if let encoding = try shared("PROTOCOL", parse: Self.encoding) {
+        configuration.encoding = encoding
+      }
+      if let compression = try shared("COMPRESSION", parse: Self.compression) {
+        configuration.compression = compression
+      }
+      if let timeout = try shared("TIMEOUT", parse: Self.timeout) {
+        configuration.timeout = timeout
+      }
+      let generic =
+        self[Self.prefix + "HEADERS"].map { (Self.prefix + "HEADERS", $0) }
+        ?? self[OTLPExporterConfiguration.headersEnvironmentVariable].map {
+          (OTLPExporterConfiguration.headersEnvironmentVariable, $0)
+        }
+      if let (variable, list) = generic {
+        configuration.headers = try Self.headers(list, variable: variable)
+      }
+      for signal in OTLPSignal.allCases {
+        let variable = Self.name("HEADERS", signal)
+        if let list = self[variable] {
+          configuration.signalHeaders[signal] = try Self.headers(list, variable: variable)
+        }
+      }
+      return configuration
+    }
+
+    /// An option that both signals share: the per-signal variables win over the generic
+    /// one, and must then agree.
+    func shared<Value: Equatable>(
+      _ option: String, parse: (String, String) throws(ForwardingError) -> Value
+    ) throws(ForwardingError) -> Value? {
+      let genericName = Self.prefix + option
+      let generic = try self[genericName].map { (text) throws(ForwardingError) in
+        try parse(text, genericName)
+      }
+      var values: [Value?] = []
+      for signal in OTLPSignal.allCases {
+        let name = Self.name(option, signal)
+        let value = try self[name].map { (text) throws(ForwardingError) in
+          try parse(text, name)
+        }
+        values.append(value ?? generic)
+      }
+      guard let first = values.first, values.allSatisfy({ $0 == first }) else {
+        throw ForwardingError(
+          .unsupported,
+          "\(Self.name(option, .logs)) and \(Self.name(option, .metrics)) differ: one exporter"
+            + " sends both signals with the same value", variable: Self.name(option, .logs))
+      }
+      return first
+    }
+
+    func refuseCertificates() throws(ForwardingError) {
+      for option in ["CERTIFICATE", "CLIENT_KEY", "CLIENT_CERTIFICATE"] {
+        let names = [Self.prefix + option] + OTLPSignal.allCases.map { Self.name(option, $0) }
+        for name in names where self[name] != nil {
+          throw ForwardingError(
+            .unsupported,
+            "\(name) is not supported on this platform: the transport validates servers"
+              + " against the system's trust store only", variable: name)
+        }
+      }
+    }
+
+    static func checkURL(_ url: String, variable: String) throws(ForwardingError) {
+      do {
+        try OTLPExporterConfiguration.validateURL(url)
+      } catch {
+        throw ForwardingError(
+          .invalidArgument, "\(variable) is not an http:// or https:// URL with a host",
+          variable: variable)
+      }
+    }
+
+    static func encoding(_ text: String, variable: String) throws(ForwardingError)
+      -> OTLPEncoding
+    {
+      switch text[...].trimmingSpaces.lowercased() {
+      case "http/protobuf": return .protobuf
+      case "http/json": return .json
+      case "grpc":
+        throw ForwardingError(
+          .unsupported,
+          "\(variable) asks for gRPC, which Stoic does not speak: use http/protobuf or http/json",
+          variable: variable)
+      default:
+        throw ForwardingError(
+          .invalidArgument, "\(variable) is not http/protobuf or http/json", variable: variable)
+      }
+    }
+
+    static func compression(_ text: String, variable: String) throws(ForwardingError)
+      -> OTLPCompression
+    {
+      switch text[...].trimmingSpaces.lowercased() {
+      case "gzip": return .gzip
+      case "none": return .none
+      default:
+        throw ForwardingError(
+          .invalidArgument, "\(variable) is not gzip or none", variable: variable)
+      }
+    }
+
+    static func timeout(_ text: String, variable: String) throws(ForwardingError) -> Duration {
+      guard let milliseconds = Int64(text[...].trimmingSpaces), milliseconds > 0 else {
+        throw ForwardingError(
+          .invalidArgument, "\(variable) is not a positive number of milliseconds",
+          variable: variable)
+      }
+      return .milliseconds(milliseconds)
+    }
+
+    static func headers(_ list: String, variable: String) throws(ForwardingError)
+      -> HTTPHeaders
+    {
+      var headers = HTTPHeaders()
+      for (name, value) in try pairs(list, variable: variable) { headers.add(name, value) }
+      do {
+        try headers.validate()
+      } catch {
+        throw ForwardingError(
+          .invalidArgument, "\(variable): \(error.message)", variable: variable)
+      }
+      for name in OTLPExporterConfiguration.reservedHeaders where headers.contains(name) {
+        throw ForwardingError(
+          .invalidArgument, "\(variable): header \(name) is set by the exporter itself",
+          variable: variable)
+      }
+      return headers
+    }
+
+    /// `key=value,…` with values percent-decoded; the error gives the pair's position.
+    static func pairs(_ list: String, variable: String) throws(ForwardingError) -> [(
+      String, String
+    )] {
+      do {
+        return try OTLPExporterConfiguration.parseHeaderList(list)
+      } catch {
+        throw ForwardingError(
+          .invalidArgument, "\(variable): \(error.message)", variable: variable)
+      }
+    }
+  }
+}

@@ -1,0 +1,52 @@
+/// What one log call hands the spool, as one value: the fields of a ``LogRecord`` that the
+/// caller gives (the spool adds the time, and the journal the sequence). Named as swift-log's
+/// `LogEvent` names them, with the logger's label.
+///
+/// Passed from the log call through ``LogSpool/log(_:)`` to ``LogRecordFormat``, which sizes
+/// and encodes it straight into the journal's mapped tail: borrowed all the way, never stored,
+/// never copied byte by byte (its strings are referenced, not duplicated). A new field of a log
+/// record is added here, to ``LogRecordFormat`` and to the mapping from the caller's event (the
+/// swift-log handler's `log(event:)`).
+public struct LogRecordInput: Sendable {
+  /// Its severity.
+  public var level: LogLevel
+  /// The label of the logger it is logged through.
+  public var label: String
+  /// The message.
+  public var message: String
+  /// Structured metadata.
+  public var metadata: LogMetadata
+  /// The module or subsystem that logs it (swift-log's `source`).
+  public var source: String
+  /// The source file of the call.
+  public var file: String
+  /// The function of the call.
+  public var function: String
+  /// The line of the call.
+  public var line: UInt
+
+  /// Creates the input of a log call; every parameter is the property of the same name.
+  @inlinable
+  public init(
+    level: LogLevel, label: String, message: String, metadata: LogMetadata = [:],
+    source: String = "", file: String = #fileID, function: String = #function,
+    line: UInt = #line
+  ) {
+    self.level = level
+    self.label = label
+    self.message = message
+    self.metadata = metadata
+    self.source = source
+    self.file = file
+    self.function = function
+    self.line = line
+  }
+
+  /// The input `record` was logged with (its sequence and time left out).
+  public init(_ record: LogRecord) {
+    self.init(
+      level: record.level, label: record.label, message: record.message,
+      metadata: record.metadata, source: record.source, file: record.file,
+      function: record.function, line: record.line)
+  }
+}

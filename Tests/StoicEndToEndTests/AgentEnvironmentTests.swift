@@ -1,0 +1,47 @@
+import Foundation
+import StoicTesting
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `stoic-agent` without `--endpoint`: OpenTelemetry's variables say where and how to send.
+@Suite("End to end: the agent configured by OTEL_* variables")
+struct AgentEnvironmentTests {
+  @Test("no --endpoint: endpoint and headers from OTEL_EXPORTER_OTLP_*, every seq arrives once")
+  func agentFromEnvironment() async throws {
+    let directory = try EndToEnd.scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let data = directory + "/collector"
+    let collector = try CollectorProcess(data: data, port: 0, ["--token", "agent-t0ken"])
+    let agent = try ChildProcess(
+      "stoic-agent",
+      ["--spool", directory + "/spool", "--logs", "40", "--exit-when-drained"],
+      environment: [
+        "OTEL_EXPORTER_OTLP_ENDPOINT": collector.endpoint,
+        "OTEL_EXPORTER_OTLP_HEADERS": "Authorization=Bearer%20agent-t0ken",
+        "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
+      ])
+    let status = agent.wait(seconds: 120)
+    collector.child.stop(SIGTERM)
+    #expect(status == 0, "\(String(describing: status)) \(agent.errors)")
+    #expect(!agent.errors.contains("agent-t0ken") && !agent.output.contains("agent-t0ken"))
+    let counts = try EndToEnd.agentSequences(collector: data)
+    #expect(counts.keys.sorted() == Array(0..<40))
+    #expect(counts.values.allSatisfy { $0 == 1 })
+  }
+
+  @Test("neither --endpoint nor an endpoint variable: exit 64 with a usage message")
+  func agentWithoutEndpoint() throws {
+    let directory = try EndToEnd.scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let agent = try ChildProcess(
+      "stoic-agent", ["--spool", directory + "/spool", "--logs", "1"],
+      environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": "", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT": ""])
+    #expect(agent.wait(seconds: 30) == 64)
+    #expect(agent.errors.contains("OTEL_EXPORTER_OTLP_ENDPOINT"))
+  }
+}

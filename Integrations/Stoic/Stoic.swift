@@ -1,12 +1,7 @@
-import StoicForwarding
+public import StoicForwarding
 import StoicStore
 import StoicTelemetry
 
-#if canImport(FoundationEssentials)
-  internal import FoundationEssentials
-#else
-  internal import Foundation
-#endif
 #if SwiftLog
   internal import Logging
   internal import StoicLogging
@@ -28,11 +23,6 @@ import StoicTelemetry
 /// await telemetry.shutdown(timeout: .seconds(5))
 /// ```
 public enum Stoic {
-  /// The process's environment variables.
-  public static var processEnvironment: [String: String] {
-    ProcessInfo.processInfo.environment
-  }
-
   /// Opens the telemetry spool at `directory` and sets everything up around it.
   ///
   /// In order:
@@ -55,15 +45,17 @@ public enum Stoic {
   ///
   /// - Parameters:
   ///   - directory: The spool's directory.
-  ///   - environment: Where `OTEL_*` variables are read from; the process's by default.
+  ///   - environment: Where the `OTEL_*` variables are read from (see `OTelEnvironment`); the
+  ///     process's by default.
   ///   - configure: Changes the configuration after the environment has filled it.
   /// - Returns: The running service; call ``StoicService/shutdown(timeout:)`` before exit, or
   ///   run it in a `ServiceGroup` (trait `ServiceLifecycle`).
-  /// - Throws: `configure`'s error; `ForwardingError` for an exporter configuration that cannot
+  /// - Throws: `configure`'s error; `ForwardingError` for an `OTEL_*` variable that does not
+  ///   parse (naming the variable, never its value) or an exporter configuration that cannot
   ///   work; `StoreError` when the spool or the outbox cannot be opened (`locked` when another
   ///   process holds it).
   public static func bootstrap(
-    directory: String, environment: [String: String] = processEnvironment,
+    directory: String, environment: [String: String] = OTelEnvironment.processVariables,
     configure: (inout StoicConfiguration) throws -> Void = { _ in }
   ) async throws -> StoicService {
     var configuration = StoicConfiguration()
@@ -84,13 +76,20 @@ public enum Stoic {
 
   // MARK: The environment
 
-  /// THE place where the environment is applied to the configuration, before `configure`
-  /// runs. Reads nothing yet: the `OTEL_*` variables (`OTEL_EXPORTER_OTLP_*`,
-  /// `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_SDK_DISABLED`) are applied here
-  /// once StoicForwarding parses them.
+  /// The one place where the environment is applied to the configuration, before `configure`
+  /// runs: OpenTelemetry's variables as `OTelEnvironment` reads them. An endpoint variable
+  /// (`OTEL_EXPORTER_OTLP_ENDPOINT`, or a signal's) sets the exporter, with its headers,
+  /// protocol, compression and timeout; `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES` set
+  /// the resource attributes (`service.name` defaults to `unknown_service:<executable>`);
+  /// `OTEL_SDK_DISABLED=true` turns forwarding off (the spool keeps recording).
   static func applyEnvironment(
     _ environment: [String: String], to configuration: inout StoicConfiguration
-  ) throws {}
+  ) throws(ForwardingError) {
+    let otel = try OTelEnvironment(environment)
+    configuration.exporter = otel.exporter
+    configuration.forwarder.resourceAttributes = otel.resourceAttributes
+    configuration.forwardingDisabled = otel.isSDKDisabled
+  }
 
   // MARK: Steps
 

@@ -6,7 +6,7 @@ public import StoicTelemetry
   public import Logging
 #endif
 
-/// Everything ``Stoic/bootstrap(directory:environment:configure:)`` sets up, with the
+/// Everything ``Stoic/Stoic/bootstrap(directory:environment:configure:)`` sets up, with the
 /// defaults of the types it composes: filled from the environment first, then changed by the
 /// `configure` closure, so code wins over the environment.
 ///

@@ -2,7 +2,7 @@ public import StoicForwarding
 import StoicStore
 public import StoicTelemetry
 
-/// The handle ``Stoic/bootstrap(directory:environment:configure:)`` returns: the open spool,
+/// The handle ``Stoic/Stoic/bootstrap(directory:environment:configure:)`` returns: the open spool,
 /// its forwarder (when an exporter is configured), and the one call that shuts them down.
 ///
 /// ```swift

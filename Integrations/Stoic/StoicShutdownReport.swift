@@ -6,7 +6,7 @@ public import StoicStore
 public struct StoicShutdownReport: Sendable {
   /// What the final drain delivered (empty without a forwarder).
   public var finalDrain = ForwardingReport()
-  /// What every drain since ``Stoic/bootstrap(directory:environment:configure:)`` delivered,
+  /// What every drain since ``Stoic/Stoic/bootstrap(directory:environment:configure:)`` delivered,
   /// the final one included.
   public var delivered = ForwardingReport()
   /// Log records left in the spool (durable), forwarded by the next run or `stoic drain`.

@@ -49,4 +49,40 @@ struct StoicBootstrapTests {
     #expect(messages == (0..<5).map { "r\($0)" })
     try spool.close()
   }
+
+  @Test("the OTEL_* variables configure the exporter and the service; code wins; disabled")
+  func environment() async throws {
+    let disk = SimulatedFileSystem()
+    let variables = [
+      "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318",
+      "OTEL_SERVICE_NAME": "checkout",
+    ]
+    let telemetry = try await Stoic.bootstrap(
+      directory: Self.root, environment: variables
+    ) { configuration in
+      Self.configure(disk)(&configuration)
+      #expect(configuration.exporter?.endpoint.hasPrefix("http://127.0.0.1:4318") == true)
+      #expect(configuration.forwarder.resourceAttributes.first?.1 == "checkout")
+      configuration.startsForwarding = false
+      configuration.forwarder.resourceAttributes = [("service.name", "from-code")]
+    }
+    let forwarder = try #require(telemetry.forwarder)
+    #expect(forwarder.options.resourceAttributes.first?.1 == "from-code")
+    await telemetry.shutdown(timeout: .seconds(1))
+
+    var disabled = variables
+    disabled["OTEL_SDK_DISABLED"] = "TRUE"
+    let recording = try await Stoic.bootstrap(
+      directory: Self.root, environment: disabled, configure: Self.configure(disk))
+    #expect(recording.forwarder == nil)
+    #expect(recording.spool.logs.log(level: .info, label: "app", message: "kept") != nil)
+    await recording.shutdown(timeout: .seconds(1))
+
+    await #expect(throws: ForwardingError.self) {
+      _ = try await Stoic.bootstrap(
+        directory: Self.root,
+        environment: variables.merging(["OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"]) { $1 },
+        configure: Self.configure(disk))
+    }
+  }
 }

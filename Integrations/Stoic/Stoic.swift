@@ -54,7 +54,11 @@ public enum Stoic {
   ///   parse (naming the variable, never its value) or an exporter configuration that cannot
   ///   work; `StoreError` when the spool or the outbox cannot be opened (`locked` when another
   ///   process holds it).
-  public static func bootstrap(
+  ///
+  /// It runs on its caller's actor (`nonisolated(nonsending)`): `configure` is called there,
+  /// so an app's `@main` (on the main actor) passes a closure that captures its own values;
+  /// the blocking steps run on threads of their own.
+  nonisolated(nonsending) public static func bootstrap(
     directory: String, environment: [String: String] = OTelEnvironment.processVariables,
     configure: (inout StoicConfiguration) throws -> Void = { _ in }
   ) async throws -> StoicService {

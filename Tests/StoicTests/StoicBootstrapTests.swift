@@ -50,6 +50,26 @@ struct StoicBootstrapTests {
     try spool.close()
   }
 
+  /// An app's `main` runs on the main actor: the one call takes a closure written there, one
+  /// that captures the app's local values, as it stands in the README.
+  @MainActor
+  @Test("bootstrap called from the main actor with a closure that captures a local value")
+  func fromTheMainActor() async throws {
+    let disk = SimulatedFileSystem()
+    let endpoint = "http://127.0.0.1:9"
+    let telemetry = try await Stoic.bootstrap(directory: Self.root, environment: [:]) {
+      configuration in
+      configuration.exporter = OTLPExporterConfiguration(endpoint: endpoint)
+      configuration.startsForwarding = false
+      configuration.fileSystem = disk
+      configuration.bootstrapsLogging = false
+      configuration.bootstrapsMetrics = false
+    }
+    #expect(telemetry.forwarder?.exporter.configuration.endpoint == endpoint)
+    let report = await telemetry.shutdown(timeout: .seconds(1))
+    #expect(report.errors.isEmpty)
+  }
+
   @Test("the OTEL_* variables configure the exporter and the service; code wins; disabled")
   func environment() async throws {
     let disk = SimulatedFileSystem()

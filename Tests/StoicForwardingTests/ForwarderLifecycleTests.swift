@@ -106,8 +106,8 @@ struct ForwarderLifecycleTests {
     let took = clock.now - started
     // Without the deadline the request's own timeout (30 s) would hold it; the slack above the
     // one-second timeout is the cancellation of the sends in flight and the outbox's durable
-    // close, which took up to 2.5 s under AddressSanitizer on two busy cores.
-    #expect(took < .seconds(6), "shutdown took \(took)")
+    // close, which took up to 7 s under AddressSanitizer with other work on two cores.
+    #expect(took < .seconds(20), "shutdown took \(took)")
     #expect(report.logRecordsDelivered == 0)
     #expect(spool.logs.lastSequence >= 10)
 
@@ -151,7 +151,7 @@ struct ForwarderLifecycleTests {
     let started = clock.now
     let report = try await forwarder.drain(timeout: .milliseconds(500))
     // Far below the request's own 30 s timeout; the slack is the cancellation (see above).
-    #expect(clock.now - started < .seconds(6))
+    #expect(clock.now - started < .seconds(20))
     #expect(report.haltedBecause?.contains("deadline") == true)
     #expect(await forwarder.pending.count >= 1)
     try await forwarder.close()

@@ -12,7 +12,9 @@ public import StoicStore
 /// still knows every key it answered.
 ///
 /// Open it on a directory a stopped collector left (``open(directory:)``) to
-/// list what it holds; while a collector runs, use its ``Collector/archive``.
+/// list what it holds; while a collector runs, use its ``Collector/archive``, or read the
+/// directory through a file system that takes no lock and writes nothing (the `stoic` tool's
+/// copy-on-write overlay) with ``open(directory:fileSystem:options:)``.
 public final class CollectorArchive: Sendable {
   /// What the index knows of one answered key.
   struct Answer: Sendable {
@@ -52,7 +54,7 @@ public final class CollectorArchive: Sendable {
   /// accept (512 MiB) and its entry's header. Fixed, whatever the configured limits, because a
   /// journal refuses a stored record above its limit: lowering it between runs would make the
   /// records already stored unreadable.
-  static let maxRecordBytes = (512 << 20) + (1 << 20)
+  public static let maxRecordBytes = (512 << 20) + (1 << 20)
 
   /// Opens (creating if needed) the journal in `directory` and rebuilds the index of keys and
   /// the counts from it.
@@ -61,9 +63,25 @@ public final class CollectorArchive: Sendable {
   /// - Throws: The journal's ``StoreError`` (``StoreError/Code/locked`` while a running
   ///   collector holds the directory).
   public static func open(directory: String) throws(StoreError) -> CollectorArchive {
-    let journal = try Journal.open(
+    try open(
       directory: directory, fileSystem: PosixFileSystem(),
       options: JournalOptions(syncPolicy: .always, maxRecordSize: maxRecordBytes))
+  }
+
+  /// Opens the journal in `directory` through `fileSystem` with `options` and rebuilds the
+  /// index of keys and the counts from it: the way to read a collector's store without
+  /// taking it, through a file system whose lock is its own and whose writes stay in memory.
+  ///
+  /// - Parameters:
+  ///   - directory: The collector's data directory.
+  ///   - fileSystem: The file system to read (and, for a collector, write) it through.
+  ///   - options: The journal's options; their ``JournalOptions/maxRecordSize`` must be at
+  ///     least ``maxRecordBytes``, or a large stored batch is taken for damage.
+  /// - Throws: The journal's ``StoreError``.
+  public static func open(
+    directory: String, fileSystem: any FileSystem, options: JournalOptions
+  ) throws(StoreError) -> CollectorArchive {
+    let journal = try Journal.open(directory: directory, fileSystem: fileSystem, options: options)
     var state = State()
     do {
       try journal.forEachRecordBorrowing { (_, payload) throws(StoreError) in
@@ -167,6 +185,19 @@ public final class CollectorArchive: Sendable {
   }
 
   // MARK: Listing
+
+  /// Every entry of the journal in the order stored, without the batches' bodies: its
+  /// sequence, its size in bytes, and the entry (`nil` for one that does not decode, which
+  /// ``CollectorStats/unreadableEntries`` counts).
+  ///
+  /// - Throws: The journal's read errors.
+  public func forEachEntry(
+    _ body: (_ sequence: UInt64, _ bytes: Int, _ entry: CollectorEntry?) -> Void
+  ) throws(StoreError) {
+    try journal.forEachRecordBorrowing { (sequence, payload) throws(StoreError) in
+      body(sequence, payload.count, CollectorEntry.decode(payload, withBody: false))
+    }
+  }
 
   /// Every stored batch, decoded, in the order stored.
   ///

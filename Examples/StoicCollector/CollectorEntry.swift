@@ -1,4 +1,4 @@
-internal import StoicForwarding
+public import StoicForwarding
 internal import StoicStore
 
 /// One record of the collector's journal, and its byte format (little-endian).
@@ -24,7 +24,7 @@ internal import StoicStore
 /// The journal checks each record's CRC; this decoder still checks every length against the
 /// record's end and refuses what does not fit (an entry that does not decode is counted, never
 /// a crash).
-enum CollectorEntry: Equatable {
+public enum CollectorEntry: Equatable, Sendable {
   /// A request stored, with the answer it got.
   case batch(CollectorBatch)
   /// A replayed key: the request was answered from the stored response, not stored again.
@@ -90,11 +90,15 @@ enum CollectorEntry: Equatable {
     return bytes
   }
 
-  /// Decodes a record, or returns `nil` for bytes that are not one.
+  /// Decodes a record, or returns `nil` for bytes that are not one: every field of its kind
+  /// present and the bytes ending with the last, so a record of another store (an outbox's, a
+  /// spool's) is not taken for one.
   ///
-  /// - Parameter withBody: Whether to copy a batch's body (reading the index at open does
-  ///   not need it).
-  static func decode(_ bytes: UnsafeRawBufferPointer, withBody: Bool) -> CollectorEntry? {
+  /// - Parameters:
+  ///   - bytes: The journal record's payload.
+  ///   - withBody: Whether to copy a batch's body (reading the index at open, or listing
+  ///     what a store holds, does not need it).
+  public static func decode(_ bytes: UnsafeRawBufferPointer, withBody: Bool) -> CollectorEntry? {
     guard let kind = bytes.readLittleEndian(UInt8.self, at: Offset.kind),
       let entryVersion = bytes.readLittleEndian(UInt8.self, at: Offset.version),
       let signalCode = bytes.readLittleEndian(UInt8.self, at: Offset.signal),
@@ -194,33 +198,37 @@ enum CollectorEntry: Equatable {
 }
 
 /// A stored request: what the journal keeps of each batch the collector accepted.
-struct CollectorBatch: Equatable, Sendable {
+public struct CollectorBatch: Equatable, Sendable {
   /// A producer (a `service.instance.id`) and how many of the batch's records are its.
-  struct Producer: Equatable, Sendable {
-    var name: String
-    var records: Int
+  public struct Producer: Equatable, Sendable {
+    /// The resource's `service.instance.id`, else its `service.name`, else `unknown`.
+    public var name: String
+    /// Its log records or data points in the batch.
+    public var records: Int
   }
 
-  var signal: OTLPSignal
+  /// Logs or metrics.
+  public var signal: OTLPSignal
   /// The `Idempotency-Key` it came with; empty for none.
-  var key: String
+  public var key: String
   /// The stored response: the status …
-  var status: Int
+  public var status: Int
   /// … the partial success's rejected count …
-  var rejected: Int64
+  public var rejected: Int64
   /// … and its message.
-  var message: String
+  public var message: String
   /// CRC32C of the request as uncompressed protobuf, to tell a replay from a different request
   /// under a reused key.
-  var bodyChecksum: UInt32
+  public var bodyChecksum: UInt32
   /// Log records or data points.
-  var recordCount: Int
-  var producers: [Producer]
+  public var recordCount: Int
+  /// Its producers, each with its records' count.
+  public var producers: [Producer]
   /// The request as protobuf, gzip-compressed when ``bodyIsGzip`` (empty when decoded without
   /// the body).
-  var body: [UInt8]
+  public var body: [UInt8]
   /// Whether ``body`` is gzip-compressed.
-  var bodyIsGzip = false
+  public var bodyIsGzip = false
 
   /// The request as uncompressed protobuf, or `nil` when a compressed body does not
   /// decompress (damage the journal's CRC missed) or expands past `limit` bytes.

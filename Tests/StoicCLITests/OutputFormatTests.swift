@@ -63,14 +63,19 @@ struct OutputFormatTests {
   @Test("JSON: key order kept, strings escaped, nesting indented")
   func json() {
     let value = JSONValue.object([
-      ("z", .string("quote \" backslash \\ newline \n tab \t bell \u{07} é")),
+      (
+        "z",
+        .string(
+          "quote \" backslash \\ newline \n tab \t bell \u{07} é del \u{7F} c1 \u{80}\u{9B}\u{9F} \u{A0}"
+        )
+      ),
       ("a", .array([.int(-1), .unsigned(UInt64.max), .bool(true), .null])), ("e", .object([])),
       ("f", .array([])),
     ])
     #expect(
       value.rendered() == """
         {
-          "z": "quote \\" backslash \\\\ newline \\n tab \\t bell \\u0007 é",
+          "z": "quote \\" backslash \\\\ newline \\n tab \\t bell \\u0007 é del \\u007f c1 \\u0080\\u009b\\u009f \u{A0}",
           "a": [
             -1,
             18446744073709551615,

@@ -232,9 +232,22 @@ struct CollectorProcessTests {
     let idleOutcome = RawHTTP.waitForClose(idle, timeout: .seconds(5))
     #expect(idleOutcome.closed)
     #expect(idleOutcome.bytes.isEmpty)
+    // A request refused at its head whose body then never comes: answered and counted once,
+    // as refused (404), not also as too slow (408).
+    let refused = try RawHTTP.connect(port: collector.port)
+    defer { close(refused) }
+    PosixSocket.send(
+      refused,
+      Array("POST /nowhere HTTP/1.1\r\nContent-Length: 100\r\n\r\n{".utf8))
+    let refusedOutcome = RawHTTP.waitForClose(refused, timeout: .seconds(5))
+    #expect(refusedOutcome.closed)
+    let refusedText = String(decoding: refusedOutcome.bytes, as: UTF8.self)
+    #expect(refusedText.hasPrefix("HTTP/1.1 404"), "\(refusedText)")
+    #expect(!refusedText.contains("408"), "one answer: \(refusedText)")
     let stats = try collector.stats()
-    #expect(stats["rejectedRequests"] as? Int == 2, "\(stats)")
-    #expect(stats["rejectedByStatus"] as? [String: Int] == ["408": 2], "\(stats)")
+    #expect(stats["rejectedRequests"] as? Int == 3, "\(stats)")
+    #expect(
+      stats["rejectedByStatus"] as? [String: Int] == ["404": 1, "408": 2], "\(stats)")
     #expect(collector.terminate() == 0)
   }
 

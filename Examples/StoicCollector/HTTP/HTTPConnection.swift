@@ -60,10 +60,14 @@ struct HTTPConnection {
       switch service.decide(head) {
       case .answer(let response, let drain):
         // The body is read and dropped, so the connection can carry the next request; but not
-        // when the client waits for a 100 Continue it will not get (it sends no body then).
+        // when the client waits for a 100 Continue it will not get (it sends no body then). A
+        // body too slow to arrive gets this answer, not a 408 as well: the request was refused
+        // (and counted) once.
         let waitsForContinue = head.expectsContinue && buffer.count < head.contentLength
         guard drain, !waitsForContinue,
-          readBody(head, into: &buffer, deadline: deadline, sendContinue: false) != nil
+          readBody(
+            head, into: &buffer, deadline: deadline, sendContinue: false, refuseLate: false)
+            != nil
         else {
           send(response, close: true)
           return
@@ -88,10 +92,11 @@ struct HTTPConnection {
   }
 
   /// Reads the body (`Content-Length` bytes, or `upTo` of them) following the head; `nil` if
-  /// the client closed or the deadline passed first (a 408 is sent for the latter).
+  /// the client closed or the deadline passed first (a 408 is sent and counted for the latter
+  /// when `refuseLate`; a request already refused is not refused twice).
   private func readBody(
     _ head: HTTPRequestHead, into buffer: inout [UInt8], deadline: ContinuousClock.Instant,
-    sendContinue: Bool, upTo: Int? = nil
+    sendContinue: Bool, upTo: Int? = nil, refuseLate: Bool = true
   ) -> [UInt8]? {
     let wanted = min(upTo ?? head.contentLength, head.contentLength)
     if sendContinue, head.expectsContinue, buffer.count < head.contentLength {
@@ -99,7 +104,7 @@ struct HTTPConnection {
     }
     while buffer.count < wanted {
       guard waitForData(deadline: deadline, idle: false) else {
-        if ContinuousClock.now >= deadline {
+        if refuseLate, ContinuousClock.now >= deadline {
           refuse(.text(408, "the request did not arrive in time"))
         }
         return nil

@@ -9,8 +9,8 @@ enum CommonOptions {
   /// `--as KIND`: what the path holds, when the tool should not guess.
   static let kind = OptionSpec.value(
     "as", valueName: "KIND",
-    help: "Read PATH as a journal, outbox, atomic-file (settings) or spool instead of telling "
-      + "it from its files.")
+    help: "Read PATH as a journal, outbox, collector, atomic-file (settings) or spool instead "
+      + "of telling it from its files.")
   /// `--max-record-size BYTES`: the journal's largest record.
   static let maxRecordSize = OptionSpec.value(
     "max-record-size", valueName: "BYTES",

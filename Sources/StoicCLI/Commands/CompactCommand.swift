@@ -1,3 +1,4 @@
+import StoicCollector
 import StoicStore
 import StoicTelemetry
 
@@ -71,8 +72,12 @@ enum CompactCommand: StoicCommand {
       } else if examination.location.kind == .outbox {
         try await compactOutbox(location.path, maxRecordSize: maxRecordSize, console: console)
       } else {
+        // A collector writes records up to its own limit, whatever the option says.
+        let recordSize =
+          examination.location.kind == .collector
+          ? max(maxRecordSize, CollectorArchive.maxRecordBytes) : maxRecordSize
         try compactJournal(
-          location.path, examination: examination, maxRecordSize: maxRecordSize, console: console)
+          location.path, examination: examination, maxRecordSize: recordSize, console: console)
       }
     } catch {
       if error.code == .locked {

@@ -3,13 +3,15 @@ enum InspectCommand: StoicCommand {
   static let spec = CommandSpec(
     name: "inspect",
     summary:
-      "Show what a journal, outbox, settings/atomic file or telemetry spool holds: segments, "
-      + "records, checkpoint, pending and parked entries, drop counts, permissions, the lock "
-      + "holder.",
+      "Show what a journal, outbox, collector store, settings/atomic file or telemetry spool "
+      + "holds: segments, records, checkpoint, pending and parked entries, batches by key and "
+      + "producer, drop counts, permissions, the lock holder.",
     arguments: [
       ArgumentSpec(
         "PATH",
-        help: "A journal, outbox or telemetry spool directory, or a settings/atomic file.")
+        help:
+          "A journal, outbox, collector (--data) or telemetry spool directory, or a "
+          + "settings/atomic file.")
     ],
     options: [
       CommonOptions.json, CommonOptions.utc, CommonOptions.kind, CommonOptions.maxRecordSize,
@@ -21,7 +23,10 @@ enum InspectCommand: StoicCommand {
       sequences, the checkpoint's low-water mark and snapshot, and what the library's next
       open would change (a torn tail cut, a temporary removed); for an outbox, also the
       pending entries and batches, the parked entries with their last error and the entries
-      this build cannot read; for an atomic file, each generation and what a read returns; for
+      this build cannot read; for the example collector's store (its --data directory), the
+      counts its /stats rebuilds at start, each producer, each batch stored with its key,
+      producers, records and the replays answered from it, the key conflicts and the entries
+      that do not decode; for an atomic file, each generation and what a read returns; for
       a telemetry spool, its identity, the lock holder (the process id in spool.lock), the drop
       counts by reason, the log records' time range and the segment summaries kept, then its
       log journal (logs/) and metrics samples' journal (metrics/samples/) as for a journal.

@@ -8,7 +8,9 @@ enum VerifyCommand: StoicCommand {
     arguments: [
       ArgumentSpec(
         "PATH",
-        help: "A journal, outbox or telemetry spool directory, or a settings/atomic file.")
+        help:
+          "A journal, outbox, collector (--data) or telemetry spool directory, or a "
+          + "settings/atomic file.")
     ],
     options: [CommonOptions.json, CommonOptions.kind, CommonOptions.maxRecordSize],
     details: """
@@ -19,8 +21,10 @@ enum VerifyCommand: StoicCommand {
       active segment after a crash in the middle of an append, never acknowledged as durable)
       is reported but is not damage, since the next open cuts it. Quarantined files
       (*.corrupt-*) are listed as notes. For an atomic file, each generation is checked on its
-      own (magic, version, length, checksum). For a telemetry spool, both its journals (logs/
-      and metrics/samples/) are checked, and its drop counters file read.
+      own (magic, version, length, checksum). For the example collector's store, its entries
+      are decoded too (one that does not decode is a warning: the collector keeps and counts
+      it). For a telemetry spool, both its journals (logs/ and metrics/samples/) are checked,
+      and its drop counters file read.
 
       exit status: 0 clean (nothing the library would refuse), 1 damage found (file, offset,
       length named), 2 could not read (permissions, I/O), 64 usage, 66 no such store.

@@ -103,7 +103,9 @@ public indirect enum JSONValue: Sendable {
   }
 
   /// Writes `text` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\t`,
-  /// … or `\u00XX`.
+  /// … or `\u00XX`. DEL and the C1 controls (U+007F to U+009F) are escaped too (`\u007f`,
+  /// `\u0080` … `\u009f`): JSON allows them raw, but a terminal acts on them, and `--json`
+  /// output is read on terminals too.
   static func quote(_ text: String, into output: inout String) {
     output += "\""
     for scalar in text.unicodeScalars {
@@ -113,7 +115,7 @@ public indirect enum JSONValue: Sendable {
       case "\n": output += "\\n"
       case "\r": output += "\\r"
       case "\t": output += "\\t"
-      case let control where control.value < 0x20:
+      case let control where control.value < 0x20 || (0x7F...0x9F).contains(control.value):
         let hex = String(control.value, radix: 16)
         output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
       default: output.unicodeScalars.append(scalar)

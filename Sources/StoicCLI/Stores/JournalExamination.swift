@@ -1,3 +1,4 @@
+import StoicCollector
 import StoicStore
 
 /// What the library itself finds in a journal's directory: the tool runs ``Journal``'s own
@@ -77,6 +78,8 @@ struct JournalExamination {
   var failure: StoreError?
   /// The first bytes of the first record read (to tell an outbox).
   var firstRecordPrefix: [UInt8] = []
+  /// Whether the first record read is a whole collector entry (to tell a collector's store).
+  var firstRecordIsCollectorEntry = false
   /// The first bytes of the snapshot (to tell an outbox).
   var snapshotPrefix: [UInt8] = []
 
@@ -110,6 +113,11 @@ struct JournalExamination {
 
   /// Whether the damage found is what the library refuses: `verify` exits 1.
   var damaged: Bool { findings.contains { $0.severity == .damage } }
+
+  /// Whether the journal is the example collector's store: it has no snapshot and its first
+  /// record decodes, to its last byte, as a collector entry (``CollectorEntry``). Checked
+  /// before ``looksLikeOutbox``, whose test a collector's first batch also passes.
+  var looksLikeCollector: Bool { snapshot == nil && firstRecordIsCollectorEntry }
 
   /// Whether the journal holds an outbox: its snapshot is an outbox snapshot (`SOBX`), or its
   /// first record is an outbox enqueue record (type 3, version 1; or the older type 1 with
@@ -214,6 +222,7 @@ struct JournalExamination {
           }
           if records == 0 {
             firstRecordPrefix = Array(UnsafeRawBufferPointer(rebasing: payload.prefix(8)))
+            firstRecordIsCollectorEntry = CollectorEntry.decode(payload, withBody: false) != nil
           }
           records += 1
           sequences = (sequences?.lowerBound ?? sequence)...sequence

@@ -57,6 +57,10 @@ extension StoreExamination {
       lines.append("")
       lines += outboxLines(outbox, style: style, utc: utc)
     }
+    if let collector {
+      lines.append("")
+      lines += collectorLines(collector, style: style)
+    }
     if let atomicFile {
       lines += atomicFileLines(atomicFile, style: style, utc: utc)
     }

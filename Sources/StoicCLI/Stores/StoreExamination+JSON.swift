@@ -25,6 +25,7 @@ extension StoreExamination {
     }
     if let journal { members.append(("journal", json(journal, utc: utc))) }
     if let outbox { members.append(("outbox", json(outbox, utc: utc))) }
+    if let collector { members.append(("collector", Self.collectorJSON(collector))) }
     if let atomicFile { members.append(("atomicFile", json(atomicFile, utc: utc))) }
     if let spool { members.append(("spool", spoolJSON(spool, utc: utc))) }
     members.append(("findings", .array(findings.map(\.json))))

@@ -26,7 +26,7 @@ extension StoreExamination {
       return "atomic file, "
         + (generations.isEmpty ? "no generation" : generations.joined(separator: ", ")) + "; "
         + read
-    case .journal, .outbox:
+    case .journal, .outbox, .collector:
       guard let journal else { return location.kind.rawValue }
       var text = "\(location.kind.rawValue), \(Self.count(journal.segments.count, "segment")), "
       text += Self.count(journal.records, "record") + " read"
@@ -38,6 +38,7 @@ extension StoreExamination {
           "; \(outbox.pending.count) pending, \(outbox.parked.count) parked, "
           + "\(outbox.unreadable.count) unreadable"
       }
+      if let collector { text += "; " + Self.describe(collector) }
       return text
     }
   }

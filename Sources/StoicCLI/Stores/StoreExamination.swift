@@ -1,3 +1,4 @@
+import StoicCollector
 import StoicStore
 
 /// Everything `verify` and `inspect` learn about one store, found through the library's own
@@ -10,6 +11,9 @@ struct StoreExamination {
   var journal: JournalExamination?
   /// The outbox's entries (of an outbox store whose journal could be read).
   var outbox: OutboxExamination?
+  /// The collector's batches, duplicates and conflicts (of a collector's store whose journal
+  /// could be read).
+  var collector: CollectorExamination?
   /// The atomic file's generations.
   var atomicFile: AtomicFileExamination?
   /// Who holds the lock (journals, outboxes and spools).
@@ -49,11 +53,22 @@ struct StoreExamination {
         }
       }
       examination.atomicFile = file
-    case .journal, .outbox:
+    case .journal, .outbox, .collector:
       examination.lock = LockHolder.probe(
         lockFile: StorePath.join(location.path, JournalFileNames.lock))
+      // A collector writes records up to its own limit, whatever the option says.
+      var recordSize =
+        location.kind == .collector
+        ? max(maxRecordSize, CollectorArchive.maxRecordBytes) : maxRecordSize
       var journal = JournalExamination.run(
-        directory: location.path, maxRecordSize: maxRecordSize, progress: progress)
+        directory: location.path, maxRecordSize: recordSize, progress: progress)
+      if !location.forced, journal.looksLikeCollector, journal.damaged,
+        recordSize < CollectorArchive.maxRecordBytes
+      {
+        recordSize = CollectorArchive.maxRecordBytes
+        journal = JournalExamination.run(
+          directory: location.path, maxRecordSize: recordSize, progress: progress)
+      }
       // A live writer appends, rolls and compresses while the files are read: a frame half
       // written when its window was read and a marker after it written by the time the next
       // window was, or a segment compressed and removed between the listing and its open.
@@ -65,7 +80,7 @@ struct StoreExamination {
         looks += 1
         try? await Task.sleep(for: .milliseconds(50))
         journal = JournalExamination.run(
-          directory: location.path, maxRecordSize: maxRecordSize, progress: progress)
+          directory: location.path, maxRecordSize: recordSize, progress: progress)
       }
       if let holder = examination.lock, holder.isHeld {
         journal.findings.append(
@@ -79,7 +94,17 @@ struct StoreExamination {
           journal.files, directory: (location.path, status), permissions: true
         ).filter { $0.kind == .permissions }
       }
-      if !location.forced, journal.looksLikeOutbox { examination.location.kind = .outbox }
+      if !location.forced {
+        if journal.looksLikeCollector {
+          examination.location.kind = .collector
+        } else if journal.looksLikeOutbox {
+          examination.location.kind = .outbox
+        }
+      }
+      if examination.location.kind == .collector, !journal.damaged, journal.failure == nil {
+        examination.collector = CollectorExamination.run(
+          directory: location.path, maxRecordSize: recordSize)
+      }
       if examination.location.kind == .outbox, !journal.damaged, journal.failure == nil {
         examination.outbox = await OutboxExamination.run(
           directory: location.path, maxRecordSize: maxRecordSize)
@@ -92,7 +117,8 @@ struct StoreExamination {
   /// Every finding, damage first (in the order found within a severity).
   var findings: [Finding] {
     let all =
-      (journal?.findings ?? []) + (outbox?.findings ?? []) + (atomicFile?.findings ?? [])
+      (journal?.findings ?? []) + (outbox?.findings ?? []) + (collector?.findings ?? [])
+      + (atomicFile?.findings ?? [])
       + (spool?.allFindings ?? [])
     return all.enumerated().sorted {
       ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset)
@@ -105,7 +131,8 @@ struct StoreExamination {
 
   /// The error that kept the store from being read, if any.
   var failure: StoreError? {
-    journal?.failure ?? outbox?.failure ?? atomicFile?.failure ?? spool?.firstFailure
+    journal?.failure ?? outbox?.failure ?? collector?.failure ?? atomicFile?.failure
+      ?? spool?.firstFailure
   }
 
   /// The status `verify` exits with: 1 for damage, else 2 when reading failed, else 0.

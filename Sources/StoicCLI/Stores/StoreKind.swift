@@ -10,6 +10,9 @@ public enum StoreKind: String, Sendable, Hashable, CaseIterable {
   /// A telemetry spool's directory (`spool.id`, `spool.lock`, `drops`, a log journal in
   /// `logs/`, metrics in `metrics/`).
   case spool
+  /// The example collector's `--data` directory (a journal of collector entries: stored
+  /// batches, duplicates answered from them, key conflicts).
+  case collector
 
   /// The kind named `text` in `--as` (`settings` and `atomic` are taken for `atomic-file`).
   public init?(argument text: String) {

@@ -10,8 +10,9 @@ import StoicStore
 ///
 /// A directory holding `logs/` beside `spool.id` or `spool.lock` is a telemetry spool. A
 /// directory holding a journal's files (`journal.lock`, `journal.checkpoint`,
-/// `journal-<first>.log` or `.zst`) is a journal; it is taken for an outbox when its records
-/// are outbox records (decided after reading it, unless `--as` says). A regular file in the
+/// `journal-<first>.log` or `.zst`) is a journal; it is taken for the example collector's
+/// store when its first record is a collector entry, or for an outbox when its records are
+/// outbox records (decided after reading it, unless `--as` says). A regular file in the
 /// `STAF` envelope, or one with a `<name>.previous` or `<name>.tmp` beside it, is an atomic
 /// file (a settings file). Anything else is not a Stoic store.
 public struct StoreLocation: Sendable, Hashable {
@@ -19,7 +20,8 @@ public struct StoreLocation: Sendable, Hashable {
   public var path: String
   /// The path as it was given.
   public var given: String
-  /// What it is (``StoreKind/journal`` until reading tells an outbox apart).
+  /// What it is (``StoreKind/journal`` until reading tells an outbox or a collector's store
+  /// apart).
   public var kind: StoreKind
   /// Whether `--as` chose the kind.
   public var forced: Bool

@@ -56,7 +56,7 @@ public final class Collector: Sendable {
   /// - Throws: ``CollectorError/tokenRequired(host:)`` when bound beyond loopback without a
   ///   token; ``CollectorError/invalidHost(_:)``; ``CollectorError/socket(call:errno:)`` when
   ///   the port is taken; ``CollectorError/store(_:)`` when the journal cannot be opened
-  ///   (``StoreError/Code/locked``: another collector holds the directory).
+  ///   (`StoreError/Code/locked`: another collector holds the directory).
   public static func start(_ options: CollectorOptions) throws(CollectorError) -> Collector {
     let limits = options.limits
     guard limits.maxConnections > 0, limits.maxRequestsPerConnection > 0,

@@ -60,7 +60,7 @@ public final class CollectorArchive: Sendable {
   /// the counts from it.
   ///
   /// - Parameter directory: The collector's data directory.
-  /// - Throws: The journal's ``StoreError`` (``StoreError/Code/locked`` while a running
+  /// - Throws: The journal's `StoreError` (`StoreError/Code/locked` while a running
   ///   collector holds the directory).
   public static func open(directory: String) throws(StoreError) -> CollectorArchive {
     try open(
@@ -75,9 +75,9 @@ public final class CollectorArchive: Sendable {
   /// - Parameters:
   ///   - directory: The collector's data directory.
   ///   - fileSystem: The file system to read (and, for a collector, write) it through.
-  ///   - options: The journal's options; their ``JournalOptions/maxRecordSize`` must be at
+  ///   - options: The journal's options; their `JournalOptions/maxRecordSize` must be at
   ///     least ``maxRecordBytes``, or a large stored batch is taken for damage.
-  /// - Throws: The journal's ``StoreError``.
+  /// - Throws: The journal's `StoreError`.
   public static func open(
     directory: String, fileSystem: any FileSystem, options: JournalOptions
   ) throws(StoreError) -> CollectorArchive {
@@ -111,7 +111,7 @@ public final class CollectorArchive: Sendable {
     try journal.close()
   }
 
-  /// The counts from the journal, plus whatever ``update(_:)`` added since open.
+  /// The counts from the journal, plus whatever `update(_:)` added since open.
   public var stats: CollectorStats {
     state.withLock { $0.stats }
   }

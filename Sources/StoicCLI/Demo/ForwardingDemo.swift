@@ -41,7 +41,7 @@ struct ForwardingDemo {
 
   /// Runs the demo.
   ///
-  /// - Throws: ``StoreError`` from the spool or the forwarder's outbox, ``CollectorError`` from
+  /// - Throws: `StoreError` from the spool or the forwarder's outbox, ``CollectorError`` from
   ///   the collector, ``ForwardingError`` from the exporter's configuration.
   func run() async throws -> Outcome {
     let spoolDirectory = StorePath.join(directory, "spool")

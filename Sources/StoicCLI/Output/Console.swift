@@ -29,7 +29,7 @@ public final class Console: Sendable {
   }
 
   /// Writes one line of results, its control characters (a line break among them) escaped
-  /// (``TerminalText``) but for the colours of ``style``.
+  /// (`TerminalText`) but for the colours of ``style``.
   public func line(_ text: String = "") {
     output(TerminalText.controlsEscaped(text, keepingStyle: style.enabled))
   }
@@ -55,7 +55,7 @@ public final class Console: Sendable {
   }
 
   /// Writes a line to standard error, after the results written so far, clearing the progress
-  /// line first; its control characters (a line break among them) escaped (``TerminalText``).
+  /// line first; its control characters (a line break among them) escaped (`TerminalText`).
   public func error(_ text: String) {
     flush()
     progress.clear()

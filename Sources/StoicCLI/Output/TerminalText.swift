@@ -45,13 +45,13 @@ enum TerminalText {
     return output
   }
 
-  /// Whether `scalar` is one ``TerminalText`` escapes.
+  /// Whether `scalar` is one `TerminalText` escapes.
   static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
       || scalar.value == 0x2029
   }
 
-  /// Whether a UTF-8 byte may start a character ``TerminalText`` escapes: C0, DEL, the lead
+  /// Whether a UTF-8 byte may start a character `TerminalText` escapes: C0, DEL, the lead
   /// byte of C1 (U+0080 to U+009F are `C2 80` to `C2 9F`) or of U+2028 and U+2029 (`E2`).
   private static func needsEscape(_ byte: UInt8) -> Bool {
     byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2

@@ -38,7 +38,7 @@ public struct FileStatus: Sendable, Hashable {
 
   /// The status of `path` (symbolic links followed), or `nil` when nothing is there.
   ///
-  /// - Throws: ``StoreError`` with the `stat` errno for anything but a missing path.
+  /// - Throws: `StoreError` with the `stat` errno for anything but a missing path.
   public static func of(_ path: String) throws(StoreError) -> FileStatus? {
     var info = stat()
     guard stat(path, &info) == 0 else {

@@ -7,12 +7,12 @@ import Synchronization
   import Darwin
 #endif
 
-/// A copy-on-write ``FileSystem`` over the real disk that never writes to it: reads come from
+/// A copy-on-write `FileSystem` over the real disk that never writes to it: reads come from
 /// the real files, and every change (write, truncate, create, rename, remove, new directory)
 /// is kept in memory, where later reads through the overlay see it.
 ///
-/// The tool runs the library's own open, recovery and reads (``Journal``, ``Outbox``,
-/// ``AtomicFile``) over an overlay, so it finds exactly what the library finds, and it can say
+/// The tool runs the library's own open, recovery and reads (`Journal`, `Outbox`,
+/// `AtomicFile`) over an overlay, so it finds exactly what the library finds, and it can say
 /// what the library would change (``changes``) without changing a byte:
 ///
 /// - A real directory is listed once, when first listed, and every file in it is opened
@@ -62,7 +62,7 @@ public final class OverlayFileSystem: FileSystem, Sendable {
   /// Opens a file: a real one (read from the disk) or one made in memory. `permissions` are
   /// ignored: nothing is created on the disk.
   ///
-  /// - Throws: ``StoreError`` with the errno a real `open` would give (`ENOENT`, `EEXIST`,
+  /// - Throws: `StoreError` with the errno a real `open` would give (`ENOENT`, `EEXIST`,
   ///   `EISDIR`), or the real `stat`'s error.
   public func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions)
     throws(StoreError) -> StoreFileHandle

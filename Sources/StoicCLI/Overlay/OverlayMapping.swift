@@ -2,7 +2,7 @@ import StoicStore
 
 /// The ``FileMapping`` of an ``OverlayFileSystem``: each write is kept in memory like a
 /// positional write; a write beyond the file's current end (where a real process would die of
-/// `SIGBUS`) throws ``StoreError/Code/io`` instead.
+/// `SIGBUS`) throws `StoreError/Code/io` instead.
 final class OverlayMapping: FileMapping {
   let length: UInt64
   private let fileSystem: OverlayFileSystem

@@ -4,7 +4,7 @@ import StoicTelemetry
 enum LogRecordText {
   /// `TIME LEVEL LABEL: MESSAGE key=value …`, the time with nanoseconds in local time (UTC
   /// with `utc`), the level painted on a terminal, metadata keys sorted; the record's text
-  /// escaped (``TerminalText/escaped(_:)``), so a record is always one line and a message of
+  /// escaped (`TerminalText/escaped(_:)`), so a record is always one line and a message of
   /// several lines shows its line breaks as `\n`.
   static func line(_ record: LogRecord, style: Style, utc: Bool) -> String {
     var text = time(record.timeNanoseconds, utc: utc) + " "

@@ -1,6 +1,6 @@
 import StoicStore
 
-/// What the library finds in an atomic file (a settings file): the tool runs ``AtomicFile``'s
+/// What the library finds in an atomic file (a settings file): the tool runs `AtomicFile`'s
 /// own read over an ``OverlayFileSystem``, once for each generation on its own (so a damaged
 /// previous generation is found even when the current one is good) and once as an app reads
 /// it (current, then previous), and reports every generation that fails its envelope (magic,

@@ -1,17 +1,17 @@
 import StoicCollector
 import StoicStore
 
-/// What the library itself finds in a journal's directory: the tool runs ``Journal``'s own
+/// What the library itself finds in a journal's directory: the tool runs `Journal`'s own
 /// open and recovery over an ``OverlayFileSystem`` (so nothing on the disk changes and the
 /// lock is not taken), then reads every record through it (each frame's and each compressed
 /// block's checksum checked), and turns what the library reported into ``Finding``s:
 ///
-/// - open refuses with ``StoreError/Code/corrupt``: damage inside durable data (the refusal
+/// - open refuses with `StoreError/Code/corrupt`: damage inside durable data (the refusal
 ///   names the file, offset and length). To find every damaged range, not only the first,
-///   open is run again with ``JournalOptions/salvage`` on a fresh overlay: each damage it
+///   open is run again with `JournalOptions/salvage` on a fresh overlay: each damage it
 ///   salvages is reported by `store.journal_corruption_detected`.
 /// - `store.journal_truncated`: a torn tail, which the next open cuts (not damage).
-/// - a read that throws ``StoreError/Code/corrupt``: a damaged segment (a compressed block
+/// - a read that throws `StoreError/Code/corrupt`: a damaged segment (a compressed block
 ///   whose checksum fails, say); the read goes on from the next segment.
 struct JournalExamination {
   /// A segment of the journal and what reading it found.

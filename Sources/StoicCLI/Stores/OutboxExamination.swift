@@ -1,6 +1,6 @@
 import StoicStore
 
-/// What the library finds in an outbox: the tool opens it with ``Outbox``'s own open (its
+/// What the library finds in an outbox: the tool opens it with `Outbox`'s own open (its
 /// journal replayed, its snapshot decoded, duplicates healed, in-flight entries put back in
 /// line) over an ``OverlayFileSystem``, items kept as raw bytes, and lists what it holds.
 struct OutboxExamination {

@@ -4,7 +4,7 @@ import StoicStore
 
 /// The example collector's store in `stoic inspect` (the table and `--json`) and in `verify`'s
 /// summary. Keys, producers and messages came over the network: they are escaped like the
-/// text of records (``TerminalText/escaped(_:)``) before they reach a table.
+/// text of records (`TerminalText/escaped(_:)`) before they reach a table.
 extension StoreExamination {
   /// How many batches the table lists (`--json` lists every one).
   static let collectorBatchesShown = 20

@@ -29,7 +29,7 @@ struct StoreExamination {
   /// one of the cooperative pool's.
   ///
   /// - Parameters:
-  ///   - maxRecordSize: The journal's largest record (see ``JournalOptions/maxRecordSize``).
+  ///   - maxRecordSize: The journal's largest record (see `JournalOptions/maxRecordSize`).
   ///   - permissions: Also report files the group or others can read.
   ///   - progress: The progress line for long reads.
   @MainActor

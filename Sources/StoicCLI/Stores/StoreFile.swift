@@ -53,7 +53,7 @@ public struct StoreFile: Sendable, Hashable {
   /// The files of `directory` on the real disk, with their roles, sorted by name; files that
   /// vanish while they are listed are skipped.
   ///
-  /// - Throws: ``StoreError`` from `opendir` or `stat`.
+  /// - Throws: `StoreError` from `opendir` or `stat`.
   static func list(_ directory: String, role: (String) -> Role) throws(StoreError) -> [StoreFile] {
     var files: [StoreFile] = []
     for name in try PosixFileSystem().list(directory) {

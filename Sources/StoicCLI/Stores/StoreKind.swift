@@ -1,11 +1,11 @@
 /// The kinds of store the tool reads. Each names itself in `--as KIND` and in the `kind` field
 /// of `--json` output.
 public enum StoreKind: String, Sendable, Hashable, CaseIterable {
-  /// A ``Journal``'s directory.
+  /// A `Journal`'s directory.
   case journal
-  /// An ``Outbox``'s directory (a journal of outbox records).
+  /// An `Outbox`'s directory (a journal of outbox records).
   case outbox
-  /// An ``AtomicFile`` (a settings file, or any small file kept in the `STAF` envelope).
+  /// An `AtomicFile` (a settings file, or any small file kept in the `STAF` envelope).
   case atomicFile = "atomic-file"
   /// A telemetry spool's directory (`spool.id`, `spool.lock`, `drops`, a log journal in
   /// `logs/`, metrics in `metrics/`).

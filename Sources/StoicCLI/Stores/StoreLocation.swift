@@ -28,7 +28,9 @@ public struct StoreLocation: Sendable, Hashable {
 
   /// Finds what is at `given`.
   ///
-  /// - Parameter forced: The kind `--as` names, if any.
+  /// - Parameters:
+  ///   - given: The path as the user gave it.
+  ///   - forced: The kind `--as` names, if any.
   /// - Throws: ``CommandFailure`` with ``ExitStatus/noStore`` when nothing is there or it is
   ///   not a Stoic store (or not of the kind forced), ``ExitStatus/unreadable`` when it cannot
   ///   be read.

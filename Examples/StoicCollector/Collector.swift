@@ -1,5 +1,5 @@
 internal import StoicForwarding
-internal import StoicStore
+public import StoicStore
 
 /// Stoic's example OTLP/HTTP collector: receives logs and metrics (`POST /v1/logs`,
 /// `POST /v1/metrics`, protobuf or JSON, gzip or not), stores them in its own journal, and
@@ -152,5 +152,68 @@ public final class Collector: Sendable {
       }
     }
     try result.get()
+  }
+}
+
+/// How a ``Collector`` runs.
+public struct CollectorOptions: Sendable {
+  /// The environment variable `stoic-collector` reads a bearer token from when no `--token`
+  /// is given: `STOIC_COLLECTOR_TOKEN`. (The library reads no environment: pass ``token``.)
+  public static let tokenEnvironmentVariable = "STOIC_COLLECTOR_TOKEN"
+
+  /// Where the collector keeps its journal (created if missing).
+  public var dataDirectory: String
+  /// The numeric address to bind, `127.0.0.1` by default. Any address other than loopback
+  /// (`127.0.0.0/8`, `::1`) requires ``token``.
+  public var host: String
+  /// The TCP port; 0 picks a free one (see ``Collector/port``).
+  public var port: UInt16
+  /// A bearer token: when set, every request must carry `Authorization: Bearer <token>` or is
+  /// answered 401. Required when bound beyond loopback.
+  public var token: String?
+  /// Request size, time and connection limits.
+  public var limits: CollectorLimits
+  /// Injected faults, for tests.
+  public var faults: CollectorFaults
+
+  /// Creates options; all but the directory have defaults (loopback, an ephemeral port, no
+  /// token, default limits, no faults).
+  public init(
+    dataDirectory: String, host: String = "127.0.0.1", port: UInt16 = 0, token: String? = nil,
+    limits: CollectorLimits = CollectorLimits(), faults: CollectorFaults = CollectorFaults()
+  ) {
+    self.dataDirectory = dataDirectory
+    self.host = host
+    self.port = port
+    self.token = token
+    self.limits = limits
+    self.faults = faults
+  }
+}
+
+/// Why a collector could not start or stop.
+public enum CollectorError: Error, Sendable, CustomStringConvertible {
+  /// Bound beyond loopback without a bearer token.
+  case tokenRequired(host: String)
+  /// The host is not a numeric IPv4 or IPv6 address.
+  case invalidHost(String)
+  /// A socket call failed (`bind`: the port is taken, …).
+  case socket(call: String, errno: Int32)
+  /// The journal could not be opened or written.
+  case store(StoreError)
+  /// A limit or fault setting cannot work.
+  case invalidOption(String)
+
+  /// A sentence for a person.
+  public var description: String {
+    switch self {
+    case .tokenRequired(let host):
+      "bound to \(host), beyond loopback, the collector requires a bearer token "
+        + "(--token or \(CollectorOptions.tokenEnvironmentVariable))"
+    case .invalidHost(let host): "\(host) is not a numeric IPv4 or IPv6 address"
+    case .socket(let call, let errno): "\(call) failed: \(StoreErrno(rawValue: errno))"
+    case .store(let error): "the collector's journal: \(error)"
+    case .invalidOption(let message): message
+    }
   }
 }

@@ -1,4 +1,7 @@
-import StoicStore
+import StoicForwarding
+import StoicSettings
+public import StoicStore
+import StoicTelemetry
 
 #if canImport(Glibc)
   import Glibc
@@ -69,4 +72,19 @@ enum EventsCommand: StoicCommand {
     default: nil
     }
   }
+}
+
+/// Every event of every layer the tool knows, as `stoic events` lists them. A layer joins by
+/// adding its catalog to ``layers``.
+public enum StoicEventCatalog {
+  /// Each layer's catalog, bottom up.
+  public static let layers: [EventCatalog] = [
+    StoreEvents.catalog,
+    SettingsEvents.catalog,
+    SpoolEvents.catalog,
+    ForwardingEvents.catalog,
+  ]
+
+  /// The union of ``layers``.
+  public static let all = EventCatalog(combining: layers)
 }

@@ -214,23 +214,32 @@ public final class CollectorArchive: Sendable {
   ///   it was decoded before it was stored, so that means damage the journal's CRC missed.)
   public func logRecords() throws(StoreError) -> [ReceivedLogRecord] {
     var records: [ReceivedLogRecord] = []
+    try forEachLogRecord { records.append($0) }
+    return records
+  }
+
+  /// Hands every log record stored to `body`, in the order stored, with its key, resource
+  /// and scope, one stored batch in memory at a time (for a store of any size).
+  ///
+  /// - Throws: The journal's read errors. (A stored body that does not decode is skipped, as
+  ///   in ``logRecords()``.)
+  public func forEachLogRecord(_ body: (ReceivedLogRecord) -> Void) throws(StoreError) {
     try forEachBatch { batch in
       guard batch.signal == .logs,
-        let body = batch.protobuf(limit: Self.maxRecordBytes),
-        let request = try? OTLP.ExportLogsServiceRequest(protobuf: body)
+        let protobuf = batch.protobuf(limit: Self.maxRecordBytes),
+        let request = try? OTLP.ExportLogsServiceRequest(protobuf: protobuf)
       else { return }
       let key = batch.key.isEmpty ? nil : batch.key
       for resourceLogs in request.resourceLogs {
         for scopeLogs in resourceLogs.scopeLogs {
           for record in scopeLogs.logRecords {
-            records.append(
+            body(
               ReceivedLogRecord(
                 key: key, resource: resourceLogs.resource, scope: scopeLogs.scope, record: record))
           }
         }
       }
     }
-    return records
   }
 
   /// Every metric stored, in the order stored, with its key, resource and scope.

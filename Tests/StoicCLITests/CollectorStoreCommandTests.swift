@@ -72,7 +72,9 @@ struct CollectorStoreCommandTests {
       try await exporter.export(logs(5, instance: "app-1"), idempotencyKey: "key-one")
         == .http(status: 200))
     #expect(
-      try await exporter.export(logs(3, instance: hostileProducer), idempotencyKey: "key-two")
+      try await exporter.export(
+        logs(3, instance: hostileProducer, text: "evil\u{1B}[31m\nFORGED"),
+        idempotencyKey: "key-two")
         == .http(status: 200))
     #expect(
       try await exporter.export(logs(5, instance: "app-1"), idempotencyKey: "key-one")
@@ -150,6 +152,27 @@ struct CollectorStoreCommandTests {
     let verifyJSON = try StoicProcess.run(["verify", "--json", directory]).document()
     #expect(verifyJSON["kind"] as? String == "collector")
     #expect(verifyJSON["status"] as? String == "clean")
+
+    // Its log records, through query and tail, each on one line, oldest stored first.
+    let query = try StoicProcess.run(["query", directory])
+    #expect(query.status == 0, "\(query)")
+    let records = query.output.split(separator: "\n")
+    #expect(records.count == 8, "\(query)")
+    #expect(records.first?.hasSuffix("info    test: record 0") == true, "\(query)")
+    #expect(records.allSatisfy { !hasControl($0) }, "\(query)")
+    #expect(records.last?.contains("evil\\x1b[31m\\nFORGED 2") == true, "\(query)")
+    let grep = try StoicProcess.run(["query", "--grep", "record 4", directory])
+    #expect(grep.output.split(separator: "\n").count == 1, "\(grep)")
+    let queryJSON = try StoicProcess.run(["query", "--json", directory])
+    let objects = try queryJSON.output.split(separator: "\n").map { line in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+    #expect(objects.map { $0["seq"] as? Int } == Array(1...8).map { Optional($0) })
+    #expect(objects.last?["message"] as? String == "evil\u{1B}[31m\nFORGED 2")
+    let tail = try StoicProcess.run(["tail", "-n", "2", directory])
+    #expect(tail.status == 0, "\(tail)")
+    #expect(tail.output.split(separator: "\n").count == 2, "\(tail)")
+    #expect(tail.output.contains("FORGED 1") && tail.output.contains("FORGED 2"), "\(tail)")
 
     // `--as journal` still reads it as a bare journal.
     let bare = try StoicProcess.run(["inspect", "--as", "journal", "--json", directory])

@@ -1,3 +1,4 @@
+import StoicCollector
 import StoicStore
 import StoicTelemetry
 
@@ -56,6 +57,11 @@ enum QueryCommand: StoicCommand {
       reads the segment whole. The summaries are never trusted over the data: a segment that
       is read is checked record by record.
 
+      On the example collector's store (its --data directory), query shows the log records it
+      stored, in the order stored, each mapped back from OTLP (log.label, log.source and the
+      code attributes to the label, source and location; the other attributes to the
+      metadata), read the same way while the collector runs.
+
       exit status: 0 done (damaged segments, if any, are reported and skipped), 2 could not
       read, 64 usage (a bad level, time, condition or limit), 66 no such spool.
       """)
@@ -65,6 +71,10 @@ enum QueryCommand: StoicCommand {
     let query = try self.query(command, now: LogQueryTime.now)
     let maxRecordSize = try CommonOptions.maxRecordSize(command)
     let location = try SpoolLocation.locate(command.argument(0) ?? "")
+    if location.root == nil, let archive = CollectorLogReader.open(location.logs) {
+      defer { try? archive.close() }
+      return try queryCollector(archive, location: location, query: query, command, console)
+    }
     let opened = try SpoolReader.open(location.logs, maxRecordSize: maxRecordSize)
     defer { try? opened.journal.close() }
     if let warning = opened.warning { console.error("stoic query: " + warning) }
@@ -98,6 +108,37 @@ enum QueryCommand: StoicCommand {
           + "stoic verify names the damage")
     }
     if command.flag("stats") { console.error(describe(statistics)) }
+    return .success
+  }
+
+  /// `query` on the example collector's store: its log records, as ``CollectorLogReader``
+  /// maps them, that pass the filters, in the order stored.
+  @MainActor
+  static func queryCollector(
+    _ archive: CollectorArchive, location: SpoolLocation, query: LogQuery,
+    _ command: ParsedCommand, _ console: Console
+  ) throws(CommandFailure) -> ExitStatus {
+    let asJSON = command.flag("json")
+    let utc = command.flag("utc")
+    var read = 0
+    var matched = 0
+    do throws(StoreError) {
+      try CollectorLogReader.forEachRecord(in: archive) { record in
+        read += 1
+        guard matched < query.limit ?? Int.max, query.matches(record) else { return }
+        matched += 1
+        if asJSON {
+          console.json(LogRecordText.json(record).renderedLine())
+        } else {
+          console.line(LogRecordText.line(record, style: console.style, utc: utc))
+        }
+      }
+    } catch {
+      throw CommandFailure(.unreadable, "\(location.logs): \(error.message)")
+    }
+    if command.flag("stats") {
+      console.error("query: the collector's store, \(read) records read, \(matched) found")
+    }
     return .success
   }
 

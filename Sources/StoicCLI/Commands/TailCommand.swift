@@ -30,6 +30,10 @@ enum TailCommand: StoicCommand {
       lock, which the process writing the spool keeps; nothing is written. Records the
       forwarder or the quota dropped before tail saw them are not shown.
 
+      On the example collector's store (its --data directory), tail shows the last log records
+      it stored (in the order stored, mapped back from OTLP as stoic query does), and -f each
+      one stored since.
+
       exit status: 0 done, 2 could not read, 64 usage, 66 no such spool.
       """)
 
@@ -48,6 +52,12 @@ enum TailCommand: StoicCommand {
     let location = try SpoolLocation.locate(command.argument(0) ?? "")
     let printer = Printer(
       console: console, json: command.flag("json"), utc: command.flag("utc"))
+    if location.root == nil, CollectorLogReader.open(location.logs).map({ try? $0.close() }) != nil
+    {
+      return try await tailCollector(
+        location, count: count, follow: command.flag("follow"), printer: printer,
+        console: console)
+    }
     var last = try read(location, maxRecordSize: maxRecordSize, console: console) {
       journal throws(StoreError) in
       let newest = try LogTail.newest(count, in: journal)
@@ -66,6 +76,46 @@ enum TailCommand: StoicCommand {
         return now
       }
       console.flush()
+    }
+  }
+
+  /// `tail` on the example collector's store: its newest `count` log records (as
+  /// ``CollectorLogReader`` maps them), then, with `follow`, each record stored since, the
+  /// store opened afresh at every look.
+  @MainActor
+  static func tailCollector(
+    _ location: SpoolLocation, count: Int, follow: Bool, printer: Printer, console: Console
+  ) async throws(CommandFailure) -> ExitStatus {
+    var shown: UInt64 = 0
+    var first = true
+    while true {
+      if !first { try? await Task.sleep(for: pollInterval) }
+      guard let archive = CollectorLogReader.open(location.logs) else {
+        throw CommandFailure(.unreadable, "\(location.logs): the collector's store cannot be read")
+      }
+      var newest: [LogRecord] = []
+      var seen = shown
+      do throws(StoreError) {
+        try CollectorLogReader.forEachRecord(in: archive) { record in
+          guard record.sequence > shown else { return }
+          seen = record.sequence
+          if first {
+            newest.append(record)
+            if newest.count > count { newest.removeFirst() }
+          } else {
+            newest.append(record)
+          }
+        }
+      } catch {
+        try? archive.close()
+        throw CommandFailure(.unreadable, "\(location.logs): \(error.message)")
+      }
+      try? archive.close()
+      for record in newest { printer.print(.record(record)) }
+      shown = seen
+      console.flush()
+      first = false
+      guard follow else { return .success }
     }
   }
 

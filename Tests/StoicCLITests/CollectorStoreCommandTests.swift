@@ -229,4 +229,50 @@ struct CollectorStoreCommandTests {
       #expect((stored["stats"] as? [String: Any])?["unreadableEntries"] as? Int == 1)
     }
   }
+
+  @Test("tail -f follows a running collector's store: each record stored since, once, in order")
+  func followLiveCollector() async throws {
+    try await StoicProcess.withAsyncScratch { scratch in
+      let directory = scratch + "/data"
+      let collector = try await Self.send(to: Self.started(directory))
+      let outputPath = scratch + "/tail.out"
+      _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+      let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+      defer { try? output.close() }
+      let tail = Process()
+      tail.executableURL = StoicProcess.executable
+      tail.arguments = ["tail", "-f", "-n", "2", "--json", directory]
+      tail.standardOutput = output
+      tail.standardError = FileHandle.nullDevice
+      try tail.run()
+      defer {
+        kill(tail.processIdentifier, SIGKILL)
+        tail.waitUntilExit()
+      }
+      let exporter = try OTLPExporter(
+        configuration: OTLPExporterConfiguration(endpoint: collector.baseURL))
+      for batch in 0..<4 {
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(
+          try await exporter.export(
+            Self.logs(3, instance: "app-3", text: "later \(batch)"),
+            idempotencyKey: "later-\(batch)") == .http(status: 200))
+      }
+      // 2 shown at start, then 12 stored since: wait for them (a loaded machine is slower).
+      var lines: [[String: Any]] = []
+      for _ in 0..<100 where lines.count < 14 {
+        try await Task.sleep(for: .milliseconds(200))
+        let text = String(
+          decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self)
+        lines = text.split(separator: "\n").compactMap {
+          try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+      }
+      #expect(tail.isRunning, "tail -f stopped")
+      let sequences = lines.compactMap { $0["seq"] as? Int }
+      #expect(sequences == Array(7...20), "\(lines)")
+      #expect(lines.last?["message"] as? String == "later 3 2")
+      try await collector.stop()
+    }
+  }
 }

@@ -67,6 +67,10 @@ public actor Forwarder {
   let reader: BlockingExecutor
   let prefetch: BatchPrefetch
   let sending: SleepingLock<ForwardingReport>
+  /// The deadlines of the bounded drains in progress, by ticket: a send started meanwhile is
+  /// bounded by the earliest (its request's timeout cut to what is left), so it ends by then
+  /// even through a transport that would not observe its cancellation.
+  let deadlines = SleepingLock<(next: Int, byTicket: [Int: ContinuousClock.Instant])>((0, [:]))
   /// The next sequence each stream's batches are formed from.
   var cursors: [SpoolStream: UInt64] = [:]
   /// Streams whose next batch may have been delivered before a restart.
@@ -203,8 +207,12 @@ public actor Forwarder {
   /// flight in the outbox and is resent under its key by the next forwarder, and records not
   /// yet sent stay in the spool. Calling it again returns an empty report.
   ///
-  /// - Parameter timeout: The longest the shutdown may take (the final drain gets what is
-  ///   left of it once the loop has been told to stop).
+  /// The final drain ends a little before the deadline (a fifth of `timeout`, at most half a
+  /// second): what remains is for interrupting its sends and closing the outbox, so the whole
+  /// shutdown keeps to `timeout` (a send in flight is interrupted by its cancellation, and its
+  /// request's timeout is cut to the deadline besides).
+  ///
+  /// - Parameter timeout: The longest the shutdown may take.
   /// - Returns: What the final drain did.
   /// - Throws: The final drain's or the outbox's `StoreError` (the outbox is closed either
   ///   way).
@@ -218,8 +226,9 @@ public actor Forwarder {
     running?.cancel()
     var failure: StoreError?
     var report = ForwardingReport()
+    let reserve = min(timeout / 5, .milliseconds(500))
     do throws(StoreError) {
-      report = try await bounded(ContinuousClock.now.duration(to: deadline)) {
+      report = try await bounded(ContinuousClock.now.duration(to: deadline - reserve)) {
         [self] () async throws(StoreError) in
         try await covering(sampling: true, progress: nil, final: true)
       }
@@ -243,6 +252,13 @@ public actor Forwarder {
     _ timeout: Duration,
     _ body: @escaping @Sendable () async throws(StoreError) -> ForwardingReport
   ) async throws(StoreError) -> ForwardingReport {
+    let deadline = ContinuousClock.now + max(timeout, .zero)
+    let ticket = deadlines.withLock { state in
+      state.next += 1
+      state.byTicket[state.next] = deadline
+      return state.next
+    }
+    defer { _ = deadlines.withLock { $0.byTicket.removeValue(forKey: ticket) } }
     let (result, expired) = await Self.racing(timeout) { () async -> DrainResult in
       do throws(StoreError) {
         return .success(try await body())
@@ -466,7 +482,16 @@ public actor Forwarder {
     let prepared = try await prefetch.body(key: batch.key, range: range)
     let records = prepared.records
     let unreadable = prepared.unreadable
-    let response = try await exporter.export(prepared.body, idempotencyKey: batch.key)
+    let limit = deadlines.withLock { $0.byTicket.values.min() }.map {
+      ContinuousClock.now.duration(to: $0)
+    }
+    // A cancelled send (a drain past its deadline) returns at once, even through a transport
+    // that does not observe cancellation: the outbox puts it back in line, and the exchange
+    // runs on, unobserved, to its request's timeout.
+    let exporter = self.exporter
+    let response = try await abandoningOnCancel {
+      try await exporter.export(prepared.body, idempotencyKey: batch.key, within: limit)
+    }
     let classification = options.classifier.classify(
       response, nowMilliseconds: options.outbox.clock.now())
     sending.withLock { report in

@@ -53,8 +53,10 @@ public final class SocketHTTPTransport: Transport {
     -> TransportResponse
   {
     let target = try HTTPTarget(url: request.url)
+    // Cancelled already (a drain past its deadline): no thread, no connection.
+    if Task.isCancelled { throw .network("cancelled") }
     let exchange = Exchange(transport: self, target: target, request: request)
-    let answer = Answer()
+    let answer = OneShotAnswer<Result<TransportResponse, TransportFailure>>()
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation {
         (continuation: CheckedContinuation<Result<TransportResponse, TransportFailure>, Never>) in
@@ -84,43 +86,6 @@ public final class SocketHTTPTransport: Transport {
       return true
     }
     if !kept { PosixSocket.close(descriptor) }
-  }
-}
-
-/// The answer to one send, given once: by the exchange's thread, or by a cancellation that
-/// does not wait for it. Whichever comes first wins; the other is ignored.
-private final class Answer: Sendable {
-  private typealias Waiter = CheckedContinuation<Result<TransportResponse, TransportFailure>, Never>
-  private let state = SleepingLock<
-    (waiter: Waiter?, early: Result<TransportResponse, TransportFailure>?, given: Bool)
-  >((nil, nil, false))
-
-  /// Sets the continuation to resume; resumes it at once if the answer came first.
-  func wait(_ waiter: CheckedContinuation<Result<TransportResponse, TransportFailure>, Never>) {
-    let early = state.withLock { state -> Result<TransportResponse, TransportFailure>? in
-      guard let early = state.early else {
-        state.waiter = waiter
-        return nil
-      }
-      state.early = nil
-      return early
-    }
-    if let early { waiter.resume(returning: early) }
-  }
-
-  /// Gives the answer, unless one was given already.
-  func give(_ result: Result<TransportResponse, TransportFailure>) {
-    let waiter = state.withLock { state -> Waiter? in
-      guard !state.given else { return nil }
-      state.given = true
-      guard let waiter = state.waiter else {
-        state.early = result
-        return nil
-      }
-      state.waiter = nil
-      return waiter
-    }
-    waiter?.resume(returning: result)
   }
 }
 
@@ -215,6 +180,7 @@ private final class Exchange: Sendable {
         return .failure(error)
       }
     }
+    if state.withLock({ $0.cancelled }) { return .failure(.network("cancelled")) }
     let descriptor: Int32
     do {
       descriptor = try PosixSocket.connect(

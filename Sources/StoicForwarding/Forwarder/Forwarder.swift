@@ -90,6 +90,17 @@ public actor Forwarder {
   /// The name of the outbox's folder in the spool's directory.
   public static let outboxFolder = "forwarding"
 
+  /// Every event a forwarder can report to the sink given to
+  /// ``open(spool:exporter:options:fileSystem:events:)``, and no other: its own
+  /// (``ForwardingEvents/catalog``) and those of the storage core its outbox is built from (the
+  /// outbox's `store.outbox_*`, its journal's, `AtomicFile`'s and the file system's: every
+  /// `StoreEvents` event).
+  public static let eventCatalog = EventCatalog(
+    combining: [StoreEvents.catalog, ForwardingEvents.catalog])
+
+  /// The combined event catalog (``eventCatalog``), for an instance.
+  public nonisolated var eventCatalog: EventCatalog { Self.eventCatalog }
+
   init(
     spool: TelemetrySpool, outbox: Outbox<SpoolRange>, exporter: OTLPExporter,
     options: ForwarderOptions, events: EventSink

@@ -466,6 +466,10 @@ public actor Forwarder {
     guard !formed.isEmpty else { return 0 }
     let recorded = try await outbox.enqueue(contentsOf: formed)
     report.batchesFormed += recorded
+    // @F1, @F2 (ForwarderRules): the cursors move past the batches only now, once recorded.
+    let violation = ForwarderRules.checkForming(
+      before: cursors, formed: formed.map(\.item), after: next)
+    assert(violation == nil, "\(violation.map(String.init(describing:)) ?? "")")
     cursors = next
     return recorded
   }
@@ -556,6 +560,10 @@ public actor Forwarder {
       }
       let low = source.lowWaterMark(stream)
       guard through > low, through <= source.lastSequence(stream) else { continue }
+      // @F3 (ForwarderRules): only what acknowledged batches held leaves the spool.
+      let violation = ForwarderRules.checkRelease(
+        stream, through: through, cursor: cursors[stream] ?? 1, held: held.map(\.item))
+      assert(violation == nil, "\(violation.map(String.init(describing:)) ?? "")")
       let source = self.source
       let mark = through
       try await reader.run { () throws(StoreError) in try source.release(stream, through: mark) }

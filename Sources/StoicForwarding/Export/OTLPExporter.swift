@@ -181,7 +181,16 @@ public final class OTLPExporter: Sendable {
   public func export(_ body: EncodedBody, idempotencyKey: String) async throws(ForwardingError)
     -> DeliveryResponse
   {
-    let request = try self.request(for: body, idempotencyKey: idempotencyKey)
+    try await export(body, idempotencyKey: idempotencyKey, within: nil)
+  }
+
+  /// Sends an encoded body under `idempotencyKey`, its exchange bounded by `within` when that
+  /// is shorter than ``OTLPExporterConfiguration/timeout`` (what is left of a bounded drain).
+  func export(_ body: EncodedBody, idempotencyKey: String, within limit: Duration?)
+    async throws(ForwardingError) -> DeliveryResponse
+  {
+    var request = try self.request(for: body, idempotencyKey: idempotencyKey)
+    if let limit { request.timeout = min(request.timeout, max(limit, .milliseconds(1))) }
     do {
       return DeliveryResponse(otlp: try await transport.send(request), signal: body.signal)
     } catch {
@@ -199,12 +208,13 @@ public final class OTLPExporter: Sendable {
   /// Sends a body that was encoded ahead, or answers for it when encoding failed: a body over
   /// ``OTLPExporterConfiguration/maximumBodyBytes`` is not sent, its answer is
   /// `.http(status: 413)`; another encoding error is thrown.
-  func export(_ body: Result<EncodedBody, ForwardingError>, idempotencyKey: String)
-    async throws(ForwardingError) -> DeliveryResponse
-  {
+  func export(
+    _ body: Result<EncodedBody, ForwardingError>, idempotencyKey: String,
+    within limit: Duration? = nil
+  ) async throws(ForwardingError) -> DeliveryResponse {
     switch body {
     case .success(let body):
-      return try await export(body, idempotencyKey: idempotencyKey)
+      return try await export(body, idempotencyKey: idempotencyKey, within: limit)
     case .failure(let error) where error.code == .tooLarge:
       return .http(status: 413)
     case .failure(let error):

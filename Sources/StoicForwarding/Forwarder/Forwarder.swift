@@ -67,6 +67,10 @@ public actor Forwarder {
   let reader: BlockingExecutor
   let prefetch: BatchPrefetch
   let sending: SleepingLock<ForwardingReport>
+  /// The deadlines of the bounded drains in progress, by ticket: a send started meanwhile is
+  /// bounded by the earliest (its request's timeout cut to what is left), so it ends by then
+  /// even through a transport that would not observe its cancellation.
+  let deadlines = SleepingLock<(next: Int, byTicket: [Int: ContinuousClock.Instant])>((0, [:]))
   /// The next sequence each stream's batches are formed from.
   var cursors: [SpoolStream: UInt64] = [:]
   /// Streams whose next batch may have been delivered before a restart.
@@ -85,6 +89,17 @@ public actor Forwarder {
 
   /// The name of the outbox's folder in the spool's directory.
   public static let outboxFolder = "forwarding"
+
+  /// Every event a forwarder can report to the sink given to
+  /// ``open(spool:exporter:options:fileSystem:events:)``, and no other: its own
+  /// (``ForwardingEvents/catalog``) and those of the storage core its outbox is built from (the
+  /// outbox's `store.outbox_*`, its journal's, `AtomicFile`'s and the file system's: every
+  /// `StoreEvents` event).
+  public static let eventCatalog = EventCatalog(
+    combining: [StoreEvents.catalog, ForwardingEvents.catalog])
+
+  /// The combined event catalog (``eventCatalog``), for an instance.
+  public nonisolated var eventCatalog: EventCatalog { Self.eventCatalog }
 
   init(
     spool: TelemetrySpool, outbox: Outbox<SpoolRange>, exporter: OTLPExporter,
@@ -203,8 +218,12 @@ public actor Forwarder {
   /// flight in the outbox and is resent under its key by the next forwarder, and records not
   /// yet sent stay in the spool. Calling it again returns an empty report.
   ///
-  /// - Parameter timeout: The longest the shutdown may take (the final drain gets what is
-  ///   left of it once the loop has been told to stop).
+  /// The final drain ends a little before the deadline (a fifth of `timeout`, at most half a
+  /// second): what remains is for interrupting its sends and closing the outbox, so the whole
+  /// shutdown keeps to `timeout` (a send in flight is interrupted by its cancellation, and its
+  /// request's timeout is cut to the deadline besides).
+  ///
+  /// - Parameter timeout: The longest the shutdown may take.
   /// - Returns: What the final drain did.
   /// - Throws: The final drain's or the outbox's `StoreError` (the outbox is closed either
   ///   way).
@@ -218,8 +237,9 @@ public actor Forwarder {
     running?.cancel()
     var failure: StoreError?
     var report = ForwardingReport()
+    let reserve = min(timeout / 5, .milliseconds(500))
     do throws(StoreError) {
-      report = try await bounded(ContinuousClock.now.duration(to: deadline)) {
+      report = try await bounded(ContinuousClock.now.duration(to: deadline - reserve)) {
         [self] () async throws(StoreError) in
         try await covering(sampling: true, progress: nil, final: true)
       }
@@ -243,6 +263,13 @@ public actor Forwarder {
     _ timeout: Duration,
     _ body: @escaping @Sendable () async throws(StoreError) -> ForwardingReport
   ) async throws(StoreError) -> ForwardingReport {
+    let deadline = ContinuousClock.now + max(timeout, .zero)
+    let ticket = deadlines.withLock { state in
+      state.next += 1
+      state.byTicket[state.next] = deadline
+      return state.next
+    }
+    defer { _ = deadlines.withLock { $0.byTicket.removeValue(forKey: ticket) } }
     let (result, expired) = await Self.racing(timeout) { () async -> DrainResult in
       do throws(StoreError) {
         return .success(try await body())
@@ -439,6 +466,10 @@ public actor Forwarder {
     guard !formed.isEmpty else { return 0 }
     let recorded = try await outbox.enqueue(contentsOf: formed)
     report.batchesFormed += recorded
+    // @F1, @F2 (ForwarderRules): the cursors move past the batches only now, once recorded.
+    let violation = ForwarderRules.checkForming(
+      before: cursors, formed: formed.map(\.item), after: next)
+    assert(violation == nil, "\(violation.map(String.init(describing:)) ?? "")")
     cursors = next
     return recorded
   }
@@ -466,7 +497,16 @@ public actor Forwarder {
     let prepared = try await prefetch.body(key: batch.key, range: range)
     let records = prepared.records
     let unreadable = prepared.unreadable
-    let response = try await exporter.export(prepared.body, idempotencyKey: batch.key)
+    let limit = deadlines.withLock { $0.byTicket.values.min() }.map {
+      ContinuousClock.now.duration(to: $0)
+    }
+    // A cancelled send (a drain past its deadline) returns at once, even through a transport
+    // that does not observe cancellation: the outbox puts it back in line, and the exchange
+    // runs on, unobserved, to its request's timeout.
+    let exporter = self.exporter
+    let response = try await abandoningOnCancel {
+      try await exporter.export(prepared.body, idempotencyKey: batch.key, within: limit)
+    }
     let classification = options.classifier.classify(
       response, nowMilliseconds: options.outbox.clock.now())
     sending.withLock { report in
@@ -520,6 +560,10 @@ public actor Forwarder {
       }
       let low = source.lowWaterMark(stream)
       guard through > low, through <= source.lastSequence(stream) else { continue }
+      // @F3 (ForwarderRules): only what acknowledged batches held leaves the spool.
+      let violation = ForwarderRules.checkRelease(
+        stream, through: through, cursor: cursors[stream] ?? 1, held: held.map(\.item))
+      assert(violation == nil, "\(violation.map(String.init(describing:)) ?? "")")
       let source = self.source
       let mark = through
       try await reader.run { () throws(StoreError) in try source.release(stream, through: mark) }

@@ -26,7 +26,10 @@ internal import StoicStore
 ///   connection turns out to be closed before any byte of an answer arrives is sent again,
 ///   once, on a new connection.
 /// - Each exchange runs on a thread of its own (the calls block), never on Swift's
-///   cooperative pool; the whole exchange, connecting included, is bounded by the request's
+///   cooperative pool: a `BlockingExecutor` taken for the exchange, kept afterwards for the next
+///   (up to four idle), so there are at most as many threads as exchanges in progress (sends in
+///   flight, and cancelled ones until their call returns, within the request's timeout) plus
+///   four; the whole exchange, connecting included, is bounded by the request's
 ///   timeout, with millisecond precision. A send whose task is cancelled returns at once with
 ///   a network failure (`cancelled`): its connection is shut down, and a thread still
 ///   connecting closes it when the connect returns.
@@ -34,6 +37,11 @@ public final class SocketHTTPTransport: Transport {
   /// How much of a response body is read.
   public let maximumResponseBytes: Int
   private let idle = SleepingLock<[String: [Int32]]>([:])
+  /// Threads (each a `BlockingExecutor`, the package's one home for blocking work) kept for the
+  /// next exchanges: at most `keptThreads`.
+  private let executors = SleepingLock<[BlockingExecutor]>([])
+  /// How many idle threads are kept; the others end when their exchange does.
+  static let keptThreads = 4
 
   /// Creates a transport.
   ///
@@ -53,14 +61,20 @@ public final class SocketHTTPTransport: Transport {
     -> TransportResponse
   {
     let target = try HTTPTarget(url: request.url)
+    // Cancelled already (a drain past its deadline): no thread, no connection.
+    if Task.isCancelled { throw .network("cancelled") }
     let exchange = Exchange(transport: self, target: target, request: request)
-    let answer = Answer()
+    let answer = OneShotAnswer<Result<TransportResponse, TransportFailure>>()
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation {
         (continuation: CheckedContinuation<Result<TransportResponse, TransportFailure>, Never>) in
         answer.wait(continuation)
-        let started = PosixThread.detach { answer.give(exchange.run()) }
-        if !started { answer.give(.failure(.network("could not start a thread"))) }
+        let executor = takeExecutor()
+        Task {
+          let result = await executor.run { exchange.run() }
+          self.giveBack(executor)
+          answer.give(result)
+        }
       }
     } onCancel: {
       // The caller goes on at once; the exchange's thread, told to stop, closes its
@@ -71,7 +85,19 @@ public final class SocketHTTPTransport: Transport {
     return try result.get()
   }
 
-  // MARK: Connections
+  // MARK: Threads and connections
+
+  /// A thread for one exchange: an idle one, or a new one.
+  private func takeExecutor() -> BlockingExecutor {
+    executors.withLock { $0.popLast() } ?? BlockingExecutor()
+  }
+
+  /// Keeps `executor`'s thread for the next exchange, or lets it end (released here).
+  private func giveBack(_ executor: BlockingExecutor) {
+    executors.withLock { kept in
+      if kept.count < Self.keptThreads { kept.append(executor) }
+    }
+  }
 
   fileprivate func takeIdle(_ key: String) -> Int32? {
     idle.withLock { pools in pools[key]?.popLast() }
@@ -84,43 +110,6 @@ public final class SocketHTTPTransport: Transport {
       return true
     }
     if !kept { PosixSocket.close(descriptor) }
-  }
-}
-
-/// The answer to one send, given once: by the exchange's thread, or by a cancellation that
-/// does not wait for it. Whichever comes first wins; the other is ignored.
-private final class Answer: Sendable {
-  private typealias Waiter = CheckedContinuation<Result<TransportResponse, TransportFailure>, Never>
-  private let state = SleepingLock<
-    (waiter: Waiter?, early: Result<TransportResponse, TransportFailure>?, given: Bool)
-  >((nil, nil, false))
-
-  /// Sets the continuation to resume; resumes it at once if the answer came first.
-  func wait(_ waiter: CheckedContinuation<Result<TransportResponse, TransportFailure>, Never>) {
-    let early = state.withLock { state -> Result<TransportResponse, TransportFailure>? in
-      guard let early = state.early else {
-        state.waiter = waiter
-        return nil
-      }
-      state.early = nil
-      return early
-    }
-    if let early { waiter.resume(returning: early) }
-  }
-
-  /// Gives the answer, unless one was given already.
-  func give(_ result: Result<TransportResponse, TransportFailure>) {
-    let waiter = state.withLock { state -> Waiter? in
-      guard !state.given else { return nil }
-      state.given = true
-      guard let waiter = state.waiter else {
-        state.early = result
-        return nil
-      }
-      state.waiter = nil
-      return waiter
-    }
-    waiter?.resume(returning: result)
   }
 }
 
@@ -215,6 +204,7 @@ private final class Exchange: Sendable {
         return .failure(error)
       }
     }
+    if state.withLock({ $0.cancelled }) { return .failure(.network("cancelled")) }
     let descriptor: Int32
     do {
       descriptor = try PosixSocket.connect(

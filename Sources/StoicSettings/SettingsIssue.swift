@@ -1,3 +1,5 @@
+public import StoicStore
+
 /// Something a load repaired or warned about, or a reason an update was refused.
 public enum SettingsIssue: Sendable, Hashable, CustomStringConvertible {
   /// Load: the stored value of `key` was unusable (wrong type, out of range, …); the field's
@@ -35,5 +37,30 @@ public enum SettingsIssue: Sendable, Hashable, CustomStringConvertible {
       "the file was written by a newer format (version \(version)) and is read-only"
     case .tooLarge(let bytes, let limit): "the document would be \(bytes) bytes, over \(limit)"
     }
+  }
+}
+
+/// Why ``SettingsStore/update(_:)`` refused a change: the `StoreError.cause` of the error it
+/// throws (read it with `StoreError.settingsIssues`).
+public struct SettingsRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+  /// Every problem found, not only the first.
+  public let issues: [SettingsIssue]
+
+  /// Creates a refusal.
+  public init(issues: [SettingsIssue]) {
+    self.issues = issues
+  }
+
+  /// The issues, separated by semicolons.
+  public var description: String {
+    issues.map(\.description).joined(separator: "; ")
+  }
+}
+
+extension StoreError {
+  /// The issues that made ``SettingsStore/update(_:)`` refuse a change, or `nil` when this
+  /// error is not such a refusal (a failed write, for example).
+  public var settingsIssues: [SettingsIssue]? {
+    (cause as? SettingsRefusal)?.issues
   }
 }

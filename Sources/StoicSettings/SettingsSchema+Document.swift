@@ -102,3 +102,30 @@ extension SettingsSchema {
     }
   }
 }
+
+/// A settings file parsed into its format version and its entries (every key but the version
+/// key).
+struct SettingsDocument: Sendable, Hashable {
+  /// The format version the document declares (or the schema assumes for it).
+  var version: Int
+  /// The document's keys and values, without the version key.
+  var entries: [String: SettingsJSON]
+}
+
+/// Why a file cannot be used as a settings document at all.
+struct SettingsDocumentProblem: Error, Sendable, Hashable {
+  /// A sentence: "not JSON: …", "wrong shape: …".
+  let message: String
+}
+
+/// The result of decoding a document with a schema.
+struct SettingsDecoding<Value: Sendable & Equatable>: Sendable {
+  /// The settings: defaults, overlaid with every usable field.
+  var value: Value
+  /// One ``SettingsIssue/repaired(key:problem:)`` per field that fell back to its default.
+  var repairs: [SettingsIssue] = []
+  /// One ``SettingsIssue/unknownKey(_:)`` per undeclared key that was dropped.
+  var unknownKeys: [SettingsIssue] = []
+  /// The undeclared keys kept, when the schema preserves them.
+  var preserved: [String: SettingsJSON] = [:]
+}

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// How hard ``CrashExplorer`` looks: how many crash images per crash point are enumerated
 /// exhaustively before it samples them with a fixed seed, and whether recovery is crashed too.
 ///
@@ -45,5 +51,27 @@ public struct CrashBudget: Sendable, Hashable {
     CrashBudget(
       imagesPerCrashPoint: TestEnvironment.positiveInteger("STOIC_CRASH_BUDGET") ?? `default`,
       seed: TestEnvironment.seed("STOIC_CRASH_SEED") ?? defaultSeed)
+  }
+}
+
+/// The environment variables that set how hard the explorations and property tests look,
+/// read without Foundation.
+enum TestEnvironment {
+  /// The value of an environment variable.
+  static func value(_ name: String) -> String? {
+    guard let value = getenv(name) else { return nil }
+    return String(cString: value)
+  }
+
+  /// A positive integer, or `nil` if the variable is unset or does not parse as one.
+  static func positiveInteger(_ name: String) -> Int? {
+    guard let text = value(name), let number = Int(text), number > 0 else { return nil }
+    return number
+  }
+
+  /// A seed, decimal or `0x` hexadecimal, or `nil` if the variable is unset or does not parse.
+  static func seed(_ name: String) -> UInt64? {
+    guard let text = value(name) else { return nil }
+    return text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text, radix: 10)
   }
 }

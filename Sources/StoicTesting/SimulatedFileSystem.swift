@@ -175,3 +175,81 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
     }
   }
 }
+
+/// A fault ``SimulatedFileSystem`` injects into the operations that follow
+/// ``SimulatedFileSystem/inject(_:)``.
+///
+/// Counted faults (`nth`) fire once, on the n-th matching call after injection, and are then
+/// spent. Faults are not copied by ``SimulatedFileSystem/copy()`` and do not survive a crash.
+public enum SimulatedFault: Sendable, Hashable {
+  /// The n-th (1-based, counted from injection) write fails with `ENOSPC` (syscall `pwrite`);
+  /// `partialBytes` of it land first, as a pending (unsynced) write.
+  case noSpaceOnWrite(nth: Int, partialBytes: Int = 0)
+  /// The n-th (1-based, counted from injection) ``SimulatedFileSystem/map(_:length:)`` fails
+  /// with `ENOSPC` (syscall `posix_fallocate`) before changing anything: no blocks could be
+  /// reserved.
+  case noSpaceOnMap(nth: Int)
+  /// The n-th (1-based, counted from injection) file sync fails with `EIO` (syscall `fsync`)
+  /// and the file's pending writes and truncates are dropped, from the running process's view
+  /// too ("fsyncgate"): the contents revert to the durable ones, and a later sync succeeds
+  /// with the data gone.
+  case ioErrorOnSync(nth: Int)
+  /// Every read of the file at `path` fails with `EIO` (syscall `pread`) until
+  /// ``SimulatedFileSystem/clearFaults()``.
+  case ioErrorOnRead(path: String)
+  /// ``SimulatedFileSystem/freeSpace(_:)`` reports this many bytes until
+  /// ``SimulatedFileSystem/clearFaults()``.
+  case freeSpace(UInt64)
+}
+
+extension SimulatedFileSystem {
+  /// Starts remembering the disk after every operation; crash point 0 is the disk now.
+  func startRecording() {
+    state.withLock { state in state.recording = [state.disk] }
+  }
+
+  /// Stops recording and returns the disk at every crash point (index = operations since
+  /// ``startRecording()``).
+  func stopRecording() -> [DiskSnapshot] {
+    state.withLock { state in
+      let recording = state.recording ?? [state.disk]
+      state.recording = nil
+      return recording
+    }
+  }
+
+  /// The crash point the disk is at now: operations since ``startRecording()``, or the
+  /// operation count when not recording.
+  var currentCrashPoint: Int {
+    state.withLock { state in state.recording.map { $0.count - 1 } ?? state.operationCount }
+  }
+}
+
+extension SimulatedFileSystem {
+  /// The distinct disks a crash right now could leave, as ``CrashExplorer`` enumerates them
+  /// for one crash point: all of them while they fit in `limit` (with every tear point of
+  /// every write when those fit too), else the durable-only image, the everything-kept image
+  /// and a sample drawn from `seed`. The first image is always the durable-only one.
+  ///
+  /// - Parameters:
+  ///   - limit: The most images returned (at least 1).
+  ///   - seed: The seed of the sample and of garbage bytes.
+  public func crashImages(limit: Int = 64, seed: UInt64 = CrashBudget.defaultSeed)
+    -> [CrashImage]
+  {
+    let snapshot = state.withLock { $0.disk }
+    var images: [CrashImage] = []
+    CrashImageSpace(snapshot: snapshot, seed: seed).forEachImage(limit: limit, seed: seed) {
+      images.append($0)
+    }
+    return images
+  }
+
+  /// The number of pending operations a crash now decides about: the pending writes and
+  /// truncates of files some crash image can name, and the pending creates, renames, removes
+  /// and made directories of every directory.
+  public var pendingOperationCount: Int {
+    let snapshot = state.withLock { $0.disk }
+    return CrashImageSpace(snapshot: snapshot, seed: 0).slots.count
+  }
+}

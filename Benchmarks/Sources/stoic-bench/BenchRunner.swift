@@ -17,7 +17,11 @@ struct BenchRunner {
     var results: [BenchResult] = []
     for scenario in ScenarioCatalog.selected(options) {
       context.progress("scenario \(scenario.id)")
+      let scenarioStart = MonotonicClock.now()
       results += try scenario.run(in: context)
+      context.progress(
+        "scenario \(scenario.id): \(Format.number(MonotonicClock.seconds(since: scenarioStart))) s"
+          + " (load \(Machine.currentLoadAverage()))")
     }
     ReplayScenario.memoryCheck(&results)
     let unavailable = ScenarioCatalog.unavailable.filter {

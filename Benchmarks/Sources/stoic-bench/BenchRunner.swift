@@ -15,7 +15,7 @@ struct BenchRunner {
     let machine = Machine.probe(directory: root)
     let commit = StoicCommit.current()
     var results: [BenchResult] = []
-    for scenario in ScenarioCatalog.selected(options) {
+    for scenario in ScenarioCatalog.selected(options, large: context.large) {
       context.progress("scenario \(scenario.id)")
       let scenarioStart = MonotonicClock.now()
       results += try scenario.run(in: context)

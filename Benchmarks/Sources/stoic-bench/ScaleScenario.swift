@@ -37,7 +37,10 @@ struct ScaleScenario: Scenario {
       for run in 1...runs {
         context.progress("scale \(Format.bytes(bytes)) run \(run)/\(runs): open, query")
         let start = MonotonicClock.now()
-        let opened = try TelemetrySpool.open(at: spool.root)
+        // Its byte limit above the spool's size: the open must not start dropping the oldest.
+        let opened = try TelemetrySpool.open(
+          at: spool.root,
+          options: TelemetryOptions(logs: LogSpoolOptions(byteLimit: UInt64(bytes) * 2)))
         opens[bytes, default: []].append(MonotonicClock.seconds(since: start) * 1_000)
         try opened.close()
         let queryStart = MonotonicClock.now()

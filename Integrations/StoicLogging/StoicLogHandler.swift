@@ -85,9 +85,20 @@
     }
 
     /// Writes the record into the spool (see `LogSpool.log(_:)`).
+    ///
+    /// When the call's metadata is all the record has (the handler has none, the provider gives
+    /// none, no error) and its values are strings, the spool encodes swift-log's dictionary where
+    /// it is: no merged dictionary, no allocation beyond swift-log's own.
     public func log(event: LogEvent) {
+      let provided = metadataProvider?.get()
+      if converted.isEmpty, event.error == nil, provided?.isEmpty ?? true,
+        let call = CallMetadata(event.metadata)
+      {
+        spool.log(LogRecordInput(event, label: label, metadata: [:]), metadata: call)
+        return
+      }
       var merged = converted
-      if let provided = metadataProvider?.get(), !provided.isEmpty {
+      if let provided, !provided.isEmpty {
         for (key, value) in provided { merged[key] = Self.convert(value) }
       }
       if let explicit = event.metadata {
@@ -106,6 +117,33 @@
     /// The metadata key of the type of an error given to a log call: `exception.type`, as
     /// OpenTelemetry's semantic conventions name it.
     static let exceptionTypeKey = "exception.type"
+
+    /// A call's metadata whose values are all strings, handed to the spool as it is: each
+    /// value is the same `.string` at both of the spool's walks, at no allocation.
+    struct CallMetadata: LogMetadataPairs {
+      let metadata: Logger.Metadata
+
+      /// `metadata` (none when `nil`), or `nil` when a value is not a string (a string-
+      /// convertible's description is taken once, a container converted once: the merged path).
+      init?(_ metadata: Logger.Metadata?) {
+        guard let metadata else {
+          self.metadata = [:]
+          return
+        }
+        for value in metadata.values {
+          guard case .string = value else { return nil }
+        }
+        self.metadata = metadata
+      }
+
+      var pairCount: Int { metadata.count }
+
+      func forEachPair(_ body: (String, LogMetadataValue) -> Void) {
+        for (key, value) in metadata {
+          if case .string(let text) = value { body(key, .string(text)) }
+        }
+      }
+    }
 
     /// swift-log's metadata as the spool's.
     static func convert(_ metadata: Logger.Metadata) -> LogMetadata {

@@ -89,6 +89,89 @@
       try telemetry.close()
     }
 
+    @Test("metadata precedence, each source alone and in pairs: handler < provider < call")
+    func metadataPrecedence() throws {
+      let telemetry = try Self.spool(SimulatedFileSystem())
+      let provider = Logger.MetadataProvider { ["from": "provider", "provider.only": "p"] }
+      let empty = Logger.MetadataProvider { [:] }
+      func logger(_ provider: Logger.MetadataProvider?, handler: Bool) -> Logger {
+        var logger = Logger(label: "precedence") {
+          StoicLogHandler(label: $0, spool: telemetry, metadataProvider: provider)
+        }
+        if handler {
+          logger[metadataKey: "from"] = "handler"
+          logger[metadataKey: "handler.only"] = "h"
+        }
+        return logger
+      }
+      let call: Logger.Metadata = ["from": "call", "call.only": "c"]
+      logger(nil, handler: false).info("call", metadata: call)
+      logger(empty, handler: false).info("call, empty provider", metadata: call)
+      logger(nil, handler: true).info("handler and call", metadata: call)
+      logger(provider, handler: false).info("provider and call", metadata: call)
+      logger(provider, handler: true).info("handler and provider")
+      logger(nil, handler: true).info("handler")
+      logger(nil, handler: false).info("nothing")
+      let records = try Self.appRecords(telemetry)
+      let metadata = Dictionary(uniqueKeysWithValues: records.map { ($0.message, $0.metadata) })
+      let callOnly: LogMetadata = ["from": .string("call"), "call.only": .string("c")]
+      #expect(metadata["call"] == callOnly)
+      #expect(metadata["call, empty provider"] == callOnly)
+      #expect(
+        metadata["handler and call"]
+          == callOnly.merging(["handler.only": .string("h")]) { a, _ in a })
+      #expect(
+        metadata["provider and call"]
+          == callOnly.merging(["provider.only": .string("p")]) { a, _ in a })
+      #expect(
+        metadata["handler and provider"]
+          == [
+            "from": .string("provider"), "handler.only": .string("h"),
+            "provider.only": .string("p"),
+          ])
+      #expect(metadata["handler"] == ["from": .string("handler"), "handler.only": .string("h")])
+      #expect(metadata["nothing"] == [:])
+      try telemetry.close()
+    }
+
+    @Test("a call's metadata alone: strings, string-convertibles and containers stored as given")
+    func callMetadataAlone() throws {
+      let telemetry = try Self.spool(SimulatedFileSystem())
+      let logger = Logger(label: "alone") {
+        StoicLogHandler(label: $0, spool: telemetry, metadataProvider: nil)
+      }
+      logger.info("strings", metadata: ["a": "1", "b": "two", "c": ""])
+      logger.info("mixed", metadata: ["a": "1", "n": .stringConvertible(42), "l": ["x", "y"]])
+      let records = try Self.appRecords(telemetry)
+      #expect(records.count == 2)
+      #expect(
+        records.first?.metadata == ["a": .string("1"), "b": .string("two"), "c": .string("")])
+      #expect(
+        records.last?.metadata
+          == [
+            "a": .string("1"), "n": .stringConvertible("42"),
+            "l": .array([.string("x"), .string("y")]),
+          ])
+      try telemetry.close()
+    }
+
+    @Test("redacted keys are redacted in a call's metadata handed over as it is")
+    func redactionOfCallMetadata() throws {
+      let telemetry = try TelemetrySpool.open(
+        at: "/spool",
+        options: TelemetryOptions(
+          logs: LogSpoolOptions(
+            maxDelay: .seconds(3600), backgroundMaintenance: false, redactedKeys: ["Token"])),
+        fileSystem: SimulatedFileSystem())
+      let logger = Logger(label: "redact") {
+        StoicLogHandler(label: $0, spool: telemetry, metadataProvider: nil)
+      }
+      logger.info("login", metadata: ["token": "s3cr3t", "user": "u-1"])
+      let record = try #require(try Self.appRecords(telemetry).first)
+      #expect(record.metadata == ["token": .string("<redacted>"), "user": .string("u-1")])
+      try telemetry.close()
+    }
+
     @Test("value semantics: a copy's level and metadata are its own")
     func valueSemantics() throws {
       let telemetry = try Self.spool(SimulatedFileSystem())

@@ -14,6 +14,7 @@ enum BenchChild {
     case "log-rss": try logRSS(rest)
     case "spool-writer": try spoolWriter(rest)
     case "pipeline-app": try pipelineApp(rest)
+    case "log-profile": try logProfile(rest)
     default: throw BenchError("unknown child \(name)")
     }
   }
@@ -37,6 +38,31 @@ enum BenchChild {
     default: throw BenchError("log-rss: unknown handler \(arguments[0])")
     }
     FileHandle.standardOutput.write(Data("\(try ReplayChild.peakResidentBytes())\n".utf8))
+  }
+
+  /// `log-profile stoic|direct|noop|discard|stream DIRECTORY COUNT`: COUNT calls of one
+  /// log-record contender and nothing else, no latencies kept, for a profiler (callgrind: the
+  /// difference between two counts is the cost of the calls, start-up left out).
+  private static func logProfile(_ arguments: [String]) throws {
+    guard arguments.count == 3, let count = Int(arguments[2]) else {
+      throw BenchError("log-profile needs a contender, a directory and a count")
+    }
+    let line = LogLine()
+    let directory = arguments[1]
+    let sample: RunSample
+    switch arguments[0] {
+    case "stoic":
+      sample = try SwiftLogPeer.stoic(line, count: count, in: directory, latencies: false)
+    case "direct":
+      sample = try LogRecordScenario.stoic(line, count: count, in: directory, latencies: false)
+    case "noop": sample = SwiftLogPeer.noOp(line, count: count, latencies: false)
+    case "discard": sample = SwiftLogPeer.discard(line, count: count, latencies: false)
+    case "stream":
+      sample = try SwiftLogPeer.streamHandler(line, count: count, in: directory, latencies: false)
+    default: throw BenchError("log-profile: unknown contender \(arguments[0])")
+    }
+    FileHandle.standardError.write(
+      Data("\(arguments[0]): \(Int(sample.recordsPerSecond)) records/s\n".utf8))
   }
 
   /// `spool-writer DIRECTORY READY_AFTER COUNTER`: opens the spool (recovering it after the last
@@ -67,7 +93,9 @@ enum BenchChild {
   /// that returned. `stoic`: into the spool at PATH
   /// with the forwarder running in this process towards ENDPOINT, then drains what is left;
   /// `jsonl`: JSON lines appended to the file PATH. Prints the bytes it caused to be written to
-  /// storage (`write_bytes` of `/proc/self/io`).
+  /// storage (`write_bytes` of `/proc/self/io`), then on a second line the CPU seconds this
+  /// thread spent in the log calls' loop (the rest of the process's CPU is its background
+  /// threads: Stoic's forwarder and spool maintenance).
   private static func pipelineApp(_ arguments: [String]) throws {
     guard arguments.count >= 6, let start = Int(arguments[2]), let end = Int(arguments[3]),
       let rate = Int(arguments[5])
@@ -78,6 +106,7 @@ enum BenchChild {
     counter.value = UInt64(start)
     let line = LogLine()
     let pace = Pace(perSecond: rate)
+    var loopCPU = 0.0
     switch arguments[0] {
     case "stoic":
       guard arguments.count == 7 else { throw BenchError("pipeline-app stoic needs an endpoint") }
@@ -92,11 +121,13 @@ enum BenchChild {
         return forwarder
       }
       let logger = Logger(label: line.label) { StoicLogHandler(label: $0, spool: spool) }
+      let loopStart = ProcessCPU.threadSeconds()
       for sequence in start..<end {
         SwiftLogPeer.info(logger, line, message: line.message(sequence: sequence))
         counter.value = UInt64(sequence + 1)
         pace.wait(sequence - start + 1)
       }
+      loopCPU = ProcessCPU.threadSeconds() - loopStart
       try AsyncBridge.wait {
         await forwarder.stop()
         var report = try await forwarder.drain()
@@ -113,14 +144,17 @@ enum BenchChild {
       let file = try RawFile.appending(arguments[1])
       defer { file.close() }
       let logger = Logger(label: line.label) { JSONLinesLogHandler(label: $0, file: file) }
+      let loopStart = ProcessCPU.threadSeconds()
       for sequence in start..<end {
         SwiftLogPeer.info(logger, line, message: line.message(sequence: sequence))
         counter.value = UInt64(sequence + 1)
         pace.wait(sequence - start + 1)
       }
+      loopCPU = ProcessCPU.threadSeconds() - loopStart
     default: throw BenchError("pipeline-app: unknown mode \(arguments[0])")
     }
-    FileHandle.standardOutput.write(Data("\(ProcessIO.writeBytes(pid: nil) ?? 0)\n".utf8))
+    FileHandle.standardOutput.write(
+      Data("\(ProcessIO.writeBytes(pid: nil) ?? 0)\n\(loopCPU)\n".utf8))
   }
 }
 

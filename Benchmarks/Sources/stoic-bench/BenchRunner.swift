@@ -15,9 +15,13 @@ struct BenchRunner {
     let machine = Machine.probe(directory: root)
     let commit = StoicCommit.current()
     var results: [BenchResult] = []
-    for scenario in ScenarioCatalog.selected(options) {
+    for scenario in ScenarioCatalog.selected(options, large: context.large) {
       context.progress("scenario \(scenario.id)")
+      let scenarioStart = MonotonicClock.now()
       results += try scenario.run(in: context)
+      context.progress(
+        "scenario \(scenario.id): \(Format.number(MonotonicClock.seconds(since: scenarioStart))) s"
+          + " (load \(Machine.currentLoadAverage()))")
     }
     ReplayScenario.memoryCheck(&results)
     let unavailable = ScenarioCatalog.unavailable.filter {

@@ -18,10 +18,17 @@ struct PipelineRun {
     let cpuSeconds: Double
     /// Bytes the app and the shipper caused to be written to storage (`write_bytes`).
     let writtenBytes: Int
+    /// Of ``cpuSeconds``, the app's main thread in its loop of log calls (the rest: Stoic's
+    /// forwarder and spool maintenance in the app, or the app's start-up and `otelcol-contrib`).
+    var logCallCPUSeconds = 0.0
 
     var recordsPerSecond: Double { Double(records) / seconds }
     var cpuSecondsPerMillion: Double { cpuSeconds * 1e6 / Double(records) }
     var bytesPerRecord: Double { Double(writtenBytes) / Double(records) }
+    /// The log calls' CPU per record, µs.
+    var logCallMicroseconds: Double { logCallCPUSeconds * 1e6 / Double(records) }
+    /// The rest of the CPU per record (the shipping), µs.
+    var shippingMicroseconds: Double { (cpuSeconds - logCallCPUSeconds) * 1e6 / Double(records) }
   }
 
   /// What a kill run counted at the collector.
@@ -50,9 +57,10 @@ struct PipelineRun {
     let exit = try app.succeed("the Stoic app")
     try Self.waitForRecords(collector, records)
     let seconds = MonotonicClock.seconds(since: start)
+    let printed = Self.printedNumbers(directory + "/stoic-app.out")
     return Sample(
       records: records, seconds: seconds, cpuSeconds: exit.cpuSeconds,
-      writtenBytes: Self.printedNumber(directory + "/stoic-app.out"))
+      writtenBytes: Int(printed.first ?? 0), logCallCPUSeconds: printed.dropFirst().first ?? 0)
   }
 
   /// The peer: `otelcol-contrib` started first and idle, then the app logs `records` JSON
@@ -80,9 +88,11 @@ struct PipelineRun {
     let seconds = MonotonicClock.seconds(since: start)
     let shipperCPU = shipper.cpuSecondsSoFar() - shipperStart
     let shipperBytes = ProcessIO.writeBytes(pid: shipper.pid) ?? 0
+    let printed = Self.printedNumbers(directory + "/peer-app.out")
     return Sample(
       records: records, seconds: seconds, cpuSeconds: exit.cpuSeconds + shipperCPU,
-      writtenBytes: Self.printedNumber(directory + "/peer-app.out") + shipperBytes)
+      writtenBytes: Int(printed.first ?? 0) + shipperBytes,
+      logCallCPUSeconds: printed.dropFirst().first ?? 0)
   }
 
   // MARK: kills
@@ -285,7 +295,14 @@ struct PipelineRun {
 
   /// The number a child printed on its standard output (0 when there is none).
   static func printedNumber(_ path: String) -> Int {
+    Int(printedNumbers(path).first ?? 0)
+  }
+
+  /// The numbers a child printed, one a line.
+  static func printedNumbers(_ path: String) -> [Double] {
     let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-    return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    return text.split(separator: "\n").compactMap {
+      Double($0.trimmingCharacters(in: .whitespaces))
+    }
   }
 }

@@ -19,7 +19,7 @@ struct PipelineScenario: Scenario {
   static let killRate = 20_000
 
   func run(in context: BenchContext) throws -> [BenchResult] {
-    let records = context.large ? 1_000_000 : (context.quick ? 50_000 : 200_000)
+    let records = context.large ? 1_000_000 : (context.quick ? 50_000 : 100_000)
     let runs = min(context.runs, 3)
     let found = Self.findOtelcol(context)
     if let reason = found.reason { context.progress("pipeline: peer skipped: \(reason)") }
@@ -102,6 +102,17 @@ struct PipelineScenario: Scenario {
         throughput.stoic.median, over: throughput.peerMedian(peerName) ?? .nan, atLeast: 5,
         label: "stoic ≥ 5× \(peerName)")
     ]
+    func split(_ samples: [PipelineRun.Sample]) -> String {
+      "log calls (the app's main thread) "
+        + "\(Format.number(Summary(samples.map(\.logCallMicroseconds)).median)) µs, the rest "
+        + "\(Format.number(Summary(samples.map(\.shippingMicroseconds)).median)) µs"
+    }
+    cpu.notes.append(
+      "CPU per record (medians): stoic \(split(stoic)): the rest is the forwarder and the "
+        + "spool's background work in the app"
+        + (peer.isEmpty
+          ? ""
+          : "; \(peerName) \(split(peer)): the rest is the app's start-up and otelcol-contrib"))
     cpu.targets = [
       TargetCheck(
         label: "stoic ≤ ⅕ of \(peerName)'s CPU per record",

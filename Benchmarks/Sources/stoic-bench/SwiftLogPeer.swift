@@ -65,16 +65,20 @@ enum SwiftLogPeer {
 
   /// swift-log's `SwiftLogNoOpLogHandler`: its level is `critical`, so `Logger` filters the call
   /// before it evaluates the message or the metadata. The floor of a log call.
-  static func noOp(_ line: LogLine, count: Int) -> RunSample {
+  static func noOp(_ line: LogLine, count: Int, latencies: Bool = true) -> RunSample {
     let logger = Logger(label: line.label) { SwiftLogNoOpLogHandler($0) }
-    return RunSample.timing(count: count, latencies: true) { index in info(logger, line, index) }
+    return RunSample.timing(count: count, latencies: latencies) { index in
+      info(logger, line, index)
+    }
   }
 
   /// A handler at `info` that drops every event: what swift-log itself costs and allocates for
   /// the call (the message's string, the metadata's dictionary, the event) with no handler work.
-  static func discard(_ line: LogLine, count: Int) -> RunSample {
+  static func discard(_ line: LogLine, count: Int, latencies: Bool = true) -> RunSample {
     let logger = Logger(label: line.label) { _ in DiscardingHandler() }
-    return RunSample.timing(count: count, latencies: true) { index in info(logger, line, index) }
+    return RunSample.timing(count: count, latencies: latencies) { index in
+      info(logger, line, index)
+    }
   }
 }
 

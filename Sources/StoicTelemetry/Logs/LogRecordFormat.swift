@@ -78,8 +78,15 @@ public enum LogRecordFormat {
   /// The exact size of the encoding of `record`, computed without allocating (unless a value
   /// nests deeper than ``maximumDepth`` and must be described).
   static func encodedSize(_ record: borrowing LogRecordInput) -> Int {
+    encodedSize(record, metadata: record.metadata)
+  }
+
+  /// The exact size of the encoding of `record` with `metadata` in place of its own.
+  static func encodedSize(
+    _ record: borrowing LogRecordInput, metadata: some LogMetadataPairs
+  ) -> Int {
     headerSize + stringSize(record.label) + stringSize(record.message)
-      + mapSize(record.metadata, depth: 1) + stringSize(record.source) + stringSize(record.file)
+      + pairsSize(metadata) + stringSize(record.source) + stringSize(record.file)
       + stringSize(record.function) + varintSize(UInt64(record.line))
   }
 
@@ -92,13 +99,23 @@ public enum LogRecordFormat {
     _ record: borrowing LogRecordInput, timeNanoseconds: Int64,
     into buffer: UnsafeMutableRawBufferPointer
   ) -> Int {
+    encode(record, metadata: record.metadata, timeNanoseconds: timeNanoseconds, into: buffer)
+  }
+
+  /// Encodes `record` with `metadata` in place of its own, as ``encode(_:timeNanoseconds:into:)``
+  /// (the buffer exactly ``encodedSize(_:metadata:)`` bytes).
+  @discardableResult
+  static func encode(
+    _ record: borrowing LogRecordInput, metadata: some LogMetadataPairs,
+    timeNanoseconds: Int64, into buffer: UnsafeMutableRawBufferPointer
+  ) -> Int {
     var writer = Writer(buffer: buffer)
     writer.byte(version)
     writer.byte(record.level.rawValue)
     writer.int64(timeNanoseconds)
     writer.string(record.label)
     writer.string(record.message)
-    writer.map(record.metadata, depth: 1)
+    writer.pairs(metadata)
     writer.string(record.source)
     writer.string(record.file)
     writer.string(record.function)
@@ -119,6 +136,13 @@ public enum LogRecordFormat {
   static func stringSize(_ text: String) -> Int {
     let count = text.utf8.count
     return varintSize(UInt64(count)) + count
+  }
+
+  /// The record's metadata (at depth 1), walked in place.
+  static func pairsSize(_ pairs: some LogMetadataPairs) -> Int {
+    var size = varintSize(UInt64(pairs.pairCount))
+    pairs.forEachPair { key, value in size += stringSize(key) + valueSize(value, depth: 1) }
+    return size
   }
 
   static func mapSize(_ map: LogMetadata, depth: Int) -> Int {
@@ -196,6 +220,15 @@ public enum LogRecordFormat {
         offset += copied
       } else {
         for unit in utf8 { byte(unit) }
+      }
+    }
+
+    /// The record's metadata (at depth 1), walked in place.
+    mutating func pairs(_ pairs: some LogMetadataPairs) {
+      varint(UInt64(pairs.pairCount))
+      pairs.forEachPair { key, value in
+        string(key)
+        self.value(value, depth: 1)
       }
     }
 

@@ -50,3 +50,37 @@ public struct LogRecordInput: Sendable {
       function: record.function, line: record.line)
   }
 }
+
+/// Metadata the spool encodes in place, walked where it is, instead of a ``LogMetadata`` built
+/// for the call: a log handler whose call's metadata is all a record has (no handler metadata,
+/// nothing from a metadata provider) hands that dictionary over wrapped, with no copy and no
+/// allocation (``LogSpool/log(_:metadata:)``). ``LogMetadata`` itself is one.
+///
+/// The spool walks the pairs twice, once to size the record and once to encode it into the
+/// journal's mapped tail: ``forEachPair(_:)`` must give the same pairs, in the same order, at
+/// every call (a value whose text could change between the walks, such as a description
+/// computed on demand, belongs in a ``LogMetadata`` instead). Keys are unique.
+public protocol LogMetadataPairs {
+  /// How many pairs ``forEachPair(_:)`` gives.
+  var pairCount: Int { get }
+
+  /// Calls `body` with every key and value, the same pairs in the same order at every call.
+  func forEachPair(_ body: (String, LogMetadataValue) -> Void)
+}
+
+extension Dictionary: LogMetadataPairs where Key == String, Value == LogMetadataValue {
+  /// The number of entries.
+  public var pairCount: Int { count }
+
+  /// Calls `body` with every entry, in the dictionary's order.
+  @inlinable
+  public func forEachPair(_ body: (String, LogMetadataValue) -> Void) {
+    for (key, value) in self { body(key, value) }
+  }
+
+  /// The pairs of `pairs` as a dictionary (a later pair wins a key).
+  init(pairs: some LogMetadataPairs) {
+    self.init(minimumCapacity: pairs.pairCount)
+    pairs.forEachPair { key, value in self[key] = value }
+  }
+}

@@ -56,7 +56,32 @@ extension LogSpool {
   /// - Returns: The record's sequence, or `nil` when it was dropped (and counted).
   @discardableResult
   public func log(_ record: LogRecordInput) -> UInt64? {
-    let sequence = write(record)
+    logged(write(record))
+  }
+
+  /// Logs `record` with `metadata` in place of ``LogRecordInput/metadata`` (which is not read):
+  /// the pairs are sized and encoded where they are, so a log handler that has nothing to merge
+  /// into the call's metadata builds no dictionary for it. Otherwise as ``log(_:)``. With
+  /// ``LogSpoolOptions/redactedKeys`` set, the pairs are copied into a ``LogMetadata`` first
+  /// (one allocation), so that redaction sees them as always.
+  ///
+  /// - Parameters:
+  ///   - record: What was logged but its metadata, borrowed for the call.
+  ///   - metadata: The record's metadata, walked twice (see ``LogMetadataPairs``).
+  /// - Returns: The record's sequence, or `nil` when it was dropped (and counted).
+  @discardableResult
+  public func log(_ record: LogRecordInput, metadata: some LogMetadataPairs) -> UInt64? {
+    guard options.redaction.isEmpty else {
+      var copy = record
+      copy.metadata = LogMetadata(pairs: metadata)
+      return logged(write(copy))
+    }
+    return logged(append(record, metadata: metadata, time: WallClock.nanoseconds()))
+  }
+
+  /// What a log call returns once it wrote (or dropped) its record: runs the maintenance it
+  /// asked for when maintenance is inline.
+  private func logged(_ sequence: UInt64?) -> UInt64? {
     if !options.backgroundMaintenance, maintenanceRequested.load(ordering: .relaxed) {
       runRequestedMaintenanceInline()
     }
@@ -78,7 +103,14 @@ extension LogSpool {
 
   /// Sizes, admits and appends `record`, logged at `time`.
   private func append(_ record: LogRecordInput, time: Int64) -> UInt64? {
-    let size = LogRecordFormat.encodedSize(record)
+    append(record, metadata: record.metadata, time: time)
+  }
+
+  /// Sizes, admits and appends `record` with `metadata` in place of its own, logged at `time`.
+  private func append(
+    _ record: LogRecordInput, metadata: some LogMetadataPairs, time: Int64
+  ) -> UInt64? {
+    let size = LogRecordFormat.encodedSize(record, metadata: metadata)
     guard size <= options.maxRecordSize else {
       dropCounters.add(1, reason: .encoding)
       return nil
@@ -97,7 +129,7 @@ extension LogSpool {
       guard writable.load(ordering: .relaxed), let journal = currentJournal() else { break }
       do throws(StoreError) {
         let sequence = try journal.append(count: size, durable: durable) { buffer in
-          LogRecordFormat.encode(record, timeNanoseconds: time, into: buffer)
+          LogRecordFormat.encode(record, metadata: metadata, timeNanoseconds: time, into: buffer)
         }
         appendedBytes.add(cost, ordering: .relaxed)
         return sequence

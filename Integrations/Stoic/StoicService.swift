@@ -13,7 +13,10 @@ public import StoicTelemetry
 ///
 /// With the trait `ServiceLifecycle` it is a swift-service-lifecycle `Service`: put it in the
 /// app's `ServiceGroup`, and SIGTERM (graceful shutdown) ends ``run()`` with a shutdown bounded
-/// by ``StoicConfiguration/shutdownTimeout``.
+/// by ``StoicConfiguration/shutdownTimeout``. Without the trait it is no `Service` (a
+/// `ServiceGroup(services: [telemetry])` fails with "does not conform to 'Service'": turn on
+/// the trait with `.package(path: "path/to/stoic", traits: ["ServiceLifecycle"])`); ``run()``
+/// then forwards until its task is cancelled.
 ///
 /// Safe to use from any task. A log call after the shutdown does not crash: the closed spool
 /// drops the record and counts it (reason `disk_error`), as it does for any record it cannot

@@ -1,0 +1,129 @@
+import Foundation
+
+/// The sources of the consumer packages the tests build (``ConsumerPackage``), written as a
+/// user writes them.
+enum ConsumerSources {
+  /// Stoic's traits the service consumer turns on.
+  static let traits = ["SwiftLog", "SwiftMetrics", "ServiceLifecycle"]
+
+  /// The service: set up in three lines (the one call, a `ServiceGroup` with the app's own
+  /// service, its run) and shut down in one (the group's SIGTERM already ran the shutdown; the
+  /// call returns its report). The app's service logs a record through swift-log's `Logger`
+  /// (metadata `seq`: `GENERATION.N`) and counts it through swift-metrics' `Counter`
+  /// (`consumer.records`), one a millisecond, and prints `logged GENERATION.N` after both calls
+  /// returned.
+  ///
+  /// Usage: `consumer SPOOL_DIRECTORY ENDPOINT GENERATION`.
+  static let service = Target(
+    name: "consumer",
+    files: [
+      "main.swift": """
+      import Logging
+      import Metrics
+      import ServiceLifecycle
+      import Stoic
+      import StoicForwarding
+
+      #if canImport(Glibc)
+        import Glibc
+      #elseif canImport(Darwin)
+        import Darwin
+      #endif
+
+      /// Writes `line` to stdout at once (no buffer a SIGKILL could lose).
+      func say(_ line: String) {
+        let bytes = Array((line + "\\n").utf8)
+        _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+      }
+
+      /// The app's own work, until the group shuts down gracefully.
+      struct Work: Service {
+        let generation: String
+
+        func run() async throws {
+          let logger = Logger(label: "consumer.work")
+          let records = Counter(label: "consumer.records")
+          await cancelWhenGracefulShutdown {
+            var index = 0
+            while !Task.isCancelled {
+              let seq = "\\(generation).\\(index)"
+              logger.info("record \\(seq)", metadata: ["seq": "\\(seq)"])
+              records.increment()
+              say("logged \\(seq)")
+              index += 1
+              try? await Task.sleep(for: .milliseconds(1))
+            }
+          }
+        }
+      }
+
+      let arguments = CommandLine.arguments
+      guard arguments.count == 4 else {
+        say("usage: consumer SPOOL_DIRECTORY ENDPOINT GENERATION")
+        exit(2)
+      }
+
+      // Setup: three lines.
+      let telemetry = try await Stoic.bootstrap(directory: arguments[1]) { $0.exporter = OTLPExporterConfiguration(endpoint: arguments[2]) }
+      let group = ServiceGroup(services: [telemetry, Work(generation: arguments[3])], gracefulShutdownSignals: [.sigterm], logger: Logger(label: "consumer"))
+      try await group.run()
+      // Shutdown: one line (SIGTERM already ran it in the group; this returns its report).
+      let report = await telemetry.shutdown(timeout: .seconds(5))
+
+      say("shutdown delivered=\\(report.delivered.logRecordsDelivered) left=\\(report.logRecordsLeft) errors=\\(report.errors.count) took=\\(report.duration)")
+
+      """
+    ],
+    products: [.stoic("Stoic"), .stoic("StoicForwarding"), .swiftLog, .metrics, .serviceLifecycle])
+
+  typealias Target = ConsumerPackage.Target
+
+  /// The README's section on adopting Stoic, up to the next section of its level.
+  static func adoptionSection() throws -> String {
+    let readme = try String(
+      contentsOfFile: ConsumerPackage.repositoryRoot + "/README.md", encoding: .utf8)
+    let heading = "## Adopting Stoic in a service\n"
+    let start = try readmeRange(readme, heading)
+    let rest = readme[start.upperBound...]
+    let end = rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex
+    return String(rest[..<end])
+  }
+
+  /// The section's ```swift blocks, in order.
+  static func snippets(_ section: String) -> [String] {
+    var blocks: [String] = []
+    var current: [Substring]?
+    for line in section.split(separator: "\n", omittingEmptySubsequences: false) {
+      if current == nil, line == "```swift" {
+        current = []
+      } else if let lines = current, line == "```" {
+        blocks.append(lines.joined(separator: "\n") + "\n")
+        current = nil
+      } else {
+        current?.append(line)
+      }
+    }
+    return blocks
+  }
+
+  /// Where `heading` is in `readme`.
+  static func readmeRange(_ readme: String, _ heading: String) throws -> Range<String.Index> {
+    guard let range = readme.range(of: heading) else { throw ConsumerError.noSection(heading) }
+    return range
+  }
+
+  /// The section's Swift snippets but the manifest, each an executable target of its own
+  /// (`snippet1`, …): one with `@main` in a file of its own, one with top-level code as
+  /// `main.swift`.
+  static func readmeSnippets() throws -> [Target] {
+    let code = snippets(try adoptionSection()).filter { !$0.hasPrefix("// swift-tools-version") }
+    return code.enumerated().map { index, text in
+      Target(
+        name: "snippet\(index + 1)",
+        files: [text.contains("@main") ? "Snippet.swift" : "main.swift": text],
+        products: [
+          .stoic("Stoic"), .stoic("StoicForwarding"), .swiftLog, .metrics, .serviceLifecycle,
+        ])
+    }
+  }
+}

@@ -44,7 +44,8 @@ struct OverlayFile {
   {
     guard offset < size, let base = buffer.baseAddress else { return 0 }
     let count = Int(min(UInt64(buffer.count), size - offset))
-    base.initializeMemory(as: UInt8.self, repeating: 0, count: count)
+    // memset: a debug build initializes memory generically, a byte at a time.
+    memset(base, 0, count)
     if let basePath, offset < baseValid {
       let wanted = Int(min(UInt64(count), baseValid - offset))
       let descriptor = try realDescriptor(basePath)

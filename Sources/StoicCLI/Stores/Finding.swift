@@ -39,6 +39,8 @@ public struct Finding: Sendable, Hashable {
     case unknownFile = "unknown-file"
     /// Files the group or others may read.
     case permissions
+    /// A journal segment far larger than the journal's segments grow.
+    case oversizedSegment = "oversized-segment"
     /// What the next open would change on its own (an interrupted drop finished, …).
     case recovery
   }

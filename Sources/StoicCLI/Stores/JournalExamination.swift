@@ -170,6 +170,16 @@ struct JournalExamination {
             + (zeros > 0 ? ", then \(zeros) preallocated zeros that never held data" : "")
             + "; the next open cuts them, and no acknowledged record is lost"))
     }
+    for event in log.named(StoreEvents.journalSegmentOversized) {
+      let bytes = event["bytes"] ?? "?"
+      let segmentSize = event["segmentSize"] ?? "?"
+      findings.append(
+        Finding(
+          .warning, .oversizedSegment, file: event["path"],
+          "segment of \(bytes) bytes, far larger than the journal's segments grow "
+            + "(segment size \(segmentSize) bytes): not written by this journal's appends as "
+            + "configured (a file copied in or named like a segment?); read as usual"))
+    }
     if let journal, journal.recovery.removedCoveredSegments > 0 {
       findings.append(
         Finding(

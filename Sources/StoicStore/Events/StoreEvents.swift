@@ -66,6 +66,21 @@ public enum StoreEvents {
     summary: "Damaged bytes were quarantined and every valid later record kept.",
     fields: ["path", "quarantinedAs", "damagedBytes", "keptRecords"])
 
+  /// A `.log` segment is far larger than this journal's segments grow.
+  ///
+  /// A segment grows to about ``JournalOptions/segmentSize`` (the last record may pass it, and
+  /// the active segment's preallocated zeros stop at it) before the journal rolls. One of more
+  /// than twice that size plus the largest record was not made by this journal's appends as
+  /// they are configured: a file copied in or named like a segment, or a journal written with a
+  /// larger `segmentSize`. It is read as usual (a run of zeros costs a read at memory speed);
+  /// nothing is changed or lost because of its size.
+  public static let journalSegmentOversized = EventDefinition(
+    "store.journal_segment_oversized", level: .warning,
+    summary:
+      "A log segment of `bytes` is far larger than this journal's segments grow "
+      + "(`segmentSize`); read as usual, nothing lost because of its size.",
+    fields: ["path", "bytes", "segmentSize"])
+
   /// An entry or batch was delivered and acknowledged.
   public static let outboxDelivered = EventDefinition(
     "store.outbox_delivered", level: .info,
@@ -109,6 +124,7 @@ public enum StoreEvents {
     journalCorruptionDetected,
     journalMappingUnavailable,
     journalSalvaged,
+    journalSegmentOversized,
     outboxDelivered,
     outboxDeliveryFailed,
     outboxParked,

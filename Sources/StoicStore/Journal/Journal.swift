@@ -150,6 +150,10 @@ public final class Journal: Sendable {
   /// Where the blocks of compressed segments start, learned by reads (see
   /// ``JournalBlockIndex``).
   let blockIndex = JournalBlockIndex()
+  /// Where the journal's background work runs (see `Concurrency.md`): finishing a seal,
+  /// compressing sealed segments, the interval policy's timed sync. One thread, started by the
+  /// first such job and ended when the journal is released.
+  let background = BlockingJobQueue()
 
   init(
     directory: String, fileSystem: any FileSystem, options: JournalOptions, events: EventSink,
@@ -206,6 +210,7 @@ public final class Journal: Sendable {
       }
     }
     for handle in handles { try? fileSystem.close(handle) }
+    background.finish()
   }
 
   /// The last sequence handed out (0 for a journal that never held a record). Survives

@@ -23,5 +23,6 @@ public enum SpoolEvents {
     StoreEvents.journalCorruptionDetected,
     StoreEvents.journalMappingUnavailable,
     StoreEvents.journalSalvaged,
+    StoreEvents.journalSegmentOversized,
   ])
 }

@@ -66,7 +66,7 @@ extension Journal {
     guard schedule else { return }
     // The job holds the journal only during the call below; the next job is scheduled through
     // the weak reference afterwards, so a journal nobody else holds is not revived by it.
-    DispatchQueue.global(qos: .utility).async { [weak self] in
+    background.push { [weak self] in
       guard self?.compressOneInBackground() == true else { return }
       self?.scheduleMaintenance()
     }

@@ -177,13 +177,19 @@ struct JournalCompressedReader {
         case .data:
           let worker = blocks[other]
           let (maxRecordSize, blockLimit) = (self.maxRecordSize, self.blockLimit)
+          // The next block is decoded on the decode-ahead queue only if it is free at once: a
+          // reader never waits behind other work there (it may run on a queue's thread itself).
           let done = DispatchSemaphore(value: 0)
-          DispatchQueue.global(qos: .userInitiated).async {
+          let decodingAhead = BlockingJobQueue.decodeAhead.pushIfIdle {
             worker.decode(maxRecordSize: maxRecordSize, payloadLimit: blockLimit)
             done.signal()
           }
           block.decode(maxRecordSize: maxRecordSize, payloadLimit: blockLimit)
-          done.wait()
+          if decodingAhead {
+            done.wait()
+          } else {
+            worker.decode(maxRecordSize: maxRecordSize, payloadLimit: blockLimit)
+          }
           ahead = .block(other)
         case .trailer(let count, let lastSequence, let position):
           block.decode(maxRecordSize: maxRecordSize, payloadLimit: blockLimit)

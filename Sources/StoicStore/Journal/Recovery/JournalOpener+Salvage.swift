@@ -56,7 +56,7 @@ extension JournalOpener {
     // The active segment's preallocated tail: zeros up to the end of the file are where the
     // next frame goes, not damage.
     var zeroTail = false
-    if isActive, let offset = damage { zeroTail = try isZeroed(handle, from: offset, to: size) }
+    if isActive, let offset = damage { zeroTail = try scanner.firstNonZero(from: offset) == size }
     if let offset = damage, !zeroTail {
       let claim = try scanner.durableClaim(after: offset)
       let durable = !isActive || claim > offset

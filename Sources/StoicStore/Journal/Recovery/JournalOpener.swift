@@ -166,6 +166,9 @@ struct JournalOpener {
     core.lowWater = lowWater
     core.sealed = placed.map(\.segment)
     report.records += placed.reduce(0) { $0 + $1.records }
+    for segment in placed {
+      if let scan = segment.scan { reportIfOversized(segment.segment.name, scan) }
+    }
     let sealedEnd = placed.last?.end ?? 0
     var lastSequence = max(sealedEnd, lowWater)
     var marked = false
@@ -176,6 +179,7 @@ struct JournalOpener {
         first, name: name, previous: first - 1, isActive: true, report: &report,
         peak: &windowPeak)
       report.records += scan.records
+      reportIfOversized(name, scan)
       var end = scan.validEnd
       marked = scan.endsDurablyMarked
       let handle = try fileSystem.open(StorePath.join(directory, name), .readWrite)
@@ -235,6 +239,22 @@ struct JournalOpener {
     return core
   }
 
+  /// Reports ``StoreEvents/journalSegmentOversized`` for the `.log` segment `name` if its scan
+  /// found it more than twice as large as a segment of this journal grows: its
+  /// ``JournalOptions/segmentSize`` plus the largest record frame.
+  private func reportIfOversized(_ name: String, _ scan: LogScan) {
+    let largest = options.segmentSize.addingReportingOverflow(
+      UInt64(JournalFrame.recordSize(payloadCount: options.maxRecordSize)))
+    let (limit, overflow) = largest.partialValue.multipliedReportingOverflow(by: 2)
+    guard !largest.overflow, !overflow, scan.fileSize > limit else { return }
+    events.emit(
+      StoreEvents.journalSegmentOversized,
+      [
+        ("path", StorePath.join(directory, name)), ("bytes", String(scan.fileSize)),
+        ("segmentSize", String(options.segmentSize)),
+      ])
+  }
+
   /// Cuts the torn tail at `damage.offset` (truncate, then sync), or with the
   /// `noTailTruncation` mutation leaves it and continues after it. Returns the new end.
   func cutTornTail(
@@ -250,6 +270,26 @@ struct JournalOpener {
       path: StorePath.join(directory, name), validBytes: damage.offset,
       dropped: zerosFrom - damage.offset, zeros: scan.fileSize - zerosFrom)
     return damage.offset
+  }
+
+  /// Where the run of zeros that ends the range `start ..< end` begins (`end` when its last
+  /// byte is not zero): read backwards, a window at a time, each compared with zeros by
+  /// ``JournalSegmentScanner/lastNonZero(in:)``, so a long preallocated tail costs a read of its
+  /// zeros at memory speed and nothing more.
+  func zeroRunStart(_ handle: StoreFileHandle, from start: UInt64, to end: UInt64)
+    throws(StoreError) -> UInt64
+  {
+    var position = end
+    while position > start {
+      let count = min(64 << 10, position - start)
+      let chunk = try fileSystem.read(handle, count: Int(count), at: position - count)
+      guard chunk.count == Int(count) else { return position }
+      if let last = chunk.withUnsafeBytes({ JournalSegmentScanner.lastNonZero(in: $0) }) {
+        return position - count + UInt64(last) + 1
+      }
+      position -= count
+    }
+    return start
   }
 
   /// The checkpoint (`nil` if there is none); a damaged one is refused, or set aside by
@@ -441,4 +481,26 @@ struct JournalOpener {
     }
     return candidate
   }
+}
+
+/// What ``Journal/open(directory:fileSystem:options:events:)`` found and repaired.
+public struct JournalRecovery: Sendable, Hashable {
+  /// Bytes of torn tail cut from the active segment.
+  public var truncatedBytes: UInt64 = 0
+  /// Damaged durable bytes copied aside by a salvage.
+  public var quarantinedBytes: UInt64 = 0
+  /// The quarantine files a salvage wrote (paths).
+  public var quarantinedFiles: [String] = []
+  /// Valid records kept after damaged bytes by a salvage.
+  public var salvagedRecords: Int = 0
+  /// Segments removed because a checkpoint already covered them (an interrupted drop).
+  public var removedCoveredSegments: Int = 0
+  /// Records found on disk above the low-water mark.
+  public var records: Int = 0
+  /// The most bytes the recovery scan held in memory at once; bounded by the read window (or
+  /// one frame of the largest record), whatever the journal's size.
+  public var peakBufferBytes: Int = 0
+
+  /// An empty report.
+  public init() {}
 }

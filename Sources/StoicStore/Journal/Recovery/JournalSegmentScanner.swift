@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Walks the frames of a `.log` segment in order through a ``JournalWindowReader``, and
 /// answers the two questions recovery asks at damage: was it durable (a valid sync marker
 /// after it claims it), and where do valid frames start again.
@@ -22,6 +28,9 @@ struct JournalSegmentScanner {
   var previousSequence: UInt64
   /// The last valid sync marker walked over: where it is and what it claims.
   var lastMarker: Marker?
+  /// How many offsets ``durableClaim(after:)`` and ``resynchronize(after:)`` have looked at
+  /// one by one (a run of zeros is passed in one step).
+  private(set) var steps = 0
 
   /// A sync marker found by the walk.
   struct Marker: Equatable {
@@ -192,8 +201,12 @@ struct JournalSegmentScanner {
     let markerHeader = JournalFrame.markerFlag | JournalFrame.markerBodyLength
     var position = damage + 1
     while position + UInt64(JournalFrame.markerSize) <= reader.fileSize {
-      let index = try reader.load(at: position, count: JournalFrame.markerSize)
-      let candidate = reader.buffer.withUnsafeBytes { $0.loadLittleEndian(UInt32.self, at: index) }
+      steps += 1
+      guard let candidate = try lengthField(at: position) else { break }
+      if candidate == 0 {
+        position = try nextPossibleFrame(afterZeroLengthAt: position)
+        continue
+      }
       if candidate == markerHeader,
         case .marker(_, let durableEnd) = try decode(at: position)
       {
@@ -209,6 +222,11 @@ struct JournalSegmentScanner {
   mutating func resynchronize(after damage: UInt64) throws(StoreError) -> UInt64? {
     var position = damage + 1
     while position + 8 <= reader.fileSize {
+      steps += 1
+      if try lengthField(at: position) == 0 {
+        position = try nextPossibleFrame(afterZeroLengthAt: position)
+        continue
+      }
       switch try decode(at: position) {
       case .record(let sequence, _) where sequence > previousSequence: return position
       case .marker: return position
@@ -216,5 +234,109 @@ struct JournalSegmentScanner {
       }
     }
     return nil
+  }
+
+  // MARK: Runs of zeros
+
+  /// The `length:u32` field of a frame starting at `position`, or `nil` if the file has fewer
+  /// than four bytes there.
+  private mutating func lengthField(at position: UInt64) throws(StoreError) -> UInt32? {
+    let index = try reader.load(at: position, count: JournalFrame.headerSize)
+    return reader.buffer.withUnsafeBytes { all in
+      all.count - index >= 4 ? all.loadLittleEndian(UInt32.self, at: index) : nil
+    }
+  }
+
+  /// The next offset after `position` where a frame may start, given that the length field at
+  /// `position` is zero: no frame starts where its length field is zero (a record's length is
+  /// at least 8, a marker's has its top bit set), so every offset whose four length bytes lie
+  /// in the run of zeros that begins at `position` is skipped, and the walk goes on three bytes
+  /// before the first byte that is not zero (the first offset whose length field reaches it),
+  /// or at the end of the file. A preallocated tail is passed over at memory speed.
+  private mutating func nextPossibleFrame(afterZeroLengthAt position: UInt64) throws(StoreError)
+    -> UInt64
+  {
+    let nonZero = try firstNonZero(from: position + 4)
+    assert(nonZero >= position + 4, "a zero length field is followed by a non-zero byte")
+    return nonZero - 3
+  }
+
+  /// The offset of the first byte at or after `position` that is not zero, or the end of the
+  /// file (also where a read comes back short): read a window at a time, each compared with
+  /// zeros by ``firstNonZero(in:)``.
+  mutating func firstNonZero(from position: UInt64) throws(StoreError) -> UInt64 {
+    var position = position
+    while position < reader.fileSize {
+      let index = try reader.load(at: position, count: reader.window)
+      let found: Int?? = reader.buffer.withUnsafeBytes { all in
+        guard index < all.count else { return .none }
+        return .some(Self.firstNonZero(in: UnsafeRawBufferPointer(rebasing: all[index...])))
+      }
+      guard let found else { return reader.fileSize }
+      if let found { return position + UInt64(found) }
+      position += UInt64(reader.buffer.count - index)
+    }
+    return reader.fileSize
+  }
+
+  /// The index of the first byte of `bytes` that is not zero, or `nil` if all are zero.
+  ///
+  /// Whole blocks are compared with a block of zeros by `memcmp` (vectorised by the C library,
+  /// fast in a debug build too); only the block that differs, and the last partial one, are
+  /// looked at byte by byte.
+  static func firstNonZero(in bytes: UnsafeRawBufferPointer) -> Int? {
+    guard let base = bytes.baseAddress else { return nil }
+    var index = 0
+    zeroBlock.withUnsafeBytes { zeros in
+      guard let zerosBase = zeros.baseAddress else { return }
+      while bytes.count - index >= zeros.count,
+        memcmp(base + index, zerosBase, zeros.count) == 0
+      {
+        index += zeros.count
+      }
+    }
+    while index < bytes.count {
+      if bytes[index] != 0 { return index }
+      index += 1
+    }
+    return nil
+  }
+
+  /// The index of the last byte of `bytes` that is not zero, or `nil` if all are zero; the
+  /// mirror of ``firstNonZero(in:)``.
+  static func lastNonZero(in bytes: UnsafeRawBufferPointer) -> Int? {
+    guard let base = bytes.baseAddress else { return nil }
+    var end = bytes.count
+    zeroBlock.withUnsafeBytes { zeros in
+      guard let zerosBase = zeros.baseAddress else { return }
+      while end >= zeros.count, memcmp(base + (end - zeros.count), zerosBase, zeros.count) == 0 {
+        end -= zeros.count
+      }
+    }
+    while end > 0 {
+      end -= 1
+      if bytes[end] != 0 { return end }
+    }
+    return nil
+  }
+}
+
+/// What ``JournalSegmentScanner/firstNonZero(in:)`` and ``JournalSegmentScanner/lastNonZero(in:)``
+/// compare whole blocks with.
+private let zeroBlock = [UInt8](repeating: 0, count: 4096)
+
+extension JournalSegmentScanner {
+  /// A scanner over the open `.log` segment `handle` of `fileSize` bytes, read through windows
+  /// of ``JournalOptions/readWindow`` and accepting records up to
+  /// ``JournalOptions/maxRecordSize``.
+  init(
+    fileSystem: any FileSystem, handle: StoreFileHandle, fileSize: UInt64, options: JournalOptions,
+    segmentFirst: UInt64, previousSequence: UInt64
+  ) {
+    self.init(
+      reader: JournalWindowReader(
+        fileSystem: fileSystem, handle: handle, fileSize: fileSize, window: options.readWindow),
+      segmentFirst: segmentFirst, previousSequence: previousSequence,
+      maxRecordSize: options.maxRecordSize)
   }
 }

@@ -128,10 +128,11 @@ extension Journal {
     }
   }
 
-  /// Finishes the pending seal on a background queue, then compresses it there too (when
-  /// sealed segments are compressed). A failure poisons the journal, as a failed sync does.
+  /// Finishes the pending seal on the journal's ``background`` queue, then compresses it there
+  /// too (when sealed segments are compressed). A failure poisons the journal, as a failed sync
+  /// does.
   func scheduleSeal() {
-    DispatchQueue.global(qos: .userInitiated).async { [weak self] in
+    background.push { [weak self] in
       guard let self else { return }
       do {
         try self.finishPendingSeal()

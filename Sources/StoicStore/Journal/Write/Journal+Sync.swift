@@ -222,7 +222,8 @@ extension Journal {
     core.unsyncedRecords = 0
   }
 
-  /// Schedules a background sync after `interval` unless one is scheduled.
+  /// Schedules a sync on the journal's ``background`` queue after `interval` unless one is
+  /// scheduled.
   func scheduleFlush(after interval: Duration) {
     let schedule = state.withLock { core -> Bool in
       guard !core.flushScheduled, !core.closed else { return false }
@@ -230,7 +231,7 @@ extension Journal {
       return true
     }
     guard schedule else { return }
-    DispatchQueue.global().asyncAfter(deadline: interval.fromNow) { [weak self] in
+    background.push(after: interval) { [weak self] in
       guard let self else { return }
       self.state.withLock { $0.flushScheduled = false }
       try? self.sync()

@@ -400,3 +400,47 @@ extension ByteReader {
     }
   }
 }
+
+/// The fixed first bytes of an encoded log record (``LogRecordFormat/header(of:)``): enough to
+/// filter records by level and time without decoding them, whatever their version.
+public struct LogRecordHeader: Sendable, Hashable {
+  /// The format version the record was written with.
+  public var version: UInt8
+  /// The level byte as stored.
+  public var levelRawValue: UInt8
+  /// Wall-clock time when it was logged, in nanoseconds since 1970-01-01 00:00:00 UTC.
+  public var timeNanoseconds: Int64
+
+  /// Creates a header; every parameter is the property of the same name.
+  public init(version: UInt8, levelRawValue: UInt8, timeNanoseconds: Int64) {
+    self.version = version
+    self.levelRawValue = levelRawValue
+    self.timeNanoseconds = timeNanoseconds
+  }
+
+  /// The level, or `nil` for a byte this build does not know.
+  public var level: LogLevel? { LogLevel(rawValue: levelRawValue) }
+}
+
+/// The fields of an encoded log record, borrowed from its bytes without decoding them into
+/// strings: what a reader that only copies them elsewhere (the forwarder, writing OTLP
+/// protobuf) needs, at no allocation per record. Read with
+/// ``LogRecordFormat/fields(of:metadata:)``; valid only while the bytes are borrowed.
+public struct LogRecordFields {
+  /// The level.
+  public var level: LogLevel
+  /// Wall-clock time, nanoseconds since 1970.
+  public var timeNanoseconds: Int64
+  /// The logger's label, UTF-8.
+  public var label: UnsafeRawBufferPointer
+  /// The message, UTF-8.
+  public var message: UnsafeRawBufferPointer
+  /// The source, UTF-8.
+  public var source: UnsafeRawBufferPointer
+  /// The file, UTF-8.
+  public var file: UnsafeRawBufferPointer
+  /// The function, UTF-8.
+  public var function: UnsafeRawBufferPointer
+  /// The line.
+  public var line: UInt64
+}

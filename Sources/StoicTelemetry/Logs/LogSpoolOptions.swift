@@ -38,9 +38,9 @@ public struct LogSpoolOptions: Sendable {
   /// since the last one. Default 1 s.
   public var dropEventInterval: Duration
   /// Whether retention, recovery after a disk error and the writing of the spool's own events
-  /// run on a background queue (`true`, the default) or on the thread that logs next, when it
-  /// returns (`false`: deterministic, for crash tests on a simulated disk). Either way they
-  /// never run while a lock other loggers need is held.
+  /// run on a background thread of the spool's own (`true`, the default: a `BlockingExecutor`)
+  /// or on the thread that logs next, when it returns (`false`: deterministic, for crash tests
+  /// on a simulated disk). Either way they never run while a lock other loggers need is held.
   public var backgroundMaintenance: Bool
   /// Metadata keys whose values are replaced with `<redacted>` before a record is encoded, so
   /// that they never reach the disk (nor the forwarder, which reads the disk). Matched without

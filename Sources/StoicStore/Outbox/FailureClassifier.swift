@@ -78,3 +78,40 @@ public struct FailureClassifier: Sendable {
     }
   }
 }
+
+/// What one delivery attempt came back with, as the app's delivery closure reports it.
+///
+/// The outbox never talks to the network itself: the closure sends, and describes the outcome
+/// with one of these. ``FailureClassifier`` turns it into a decision (delivered, retry later,
+/// park).
+public enum DeliveryResponse: Sendable, Hashable {
+  /// The receiver answered with an HTTP status, and the raw `Retry-After` header if it sent
+  /// one (delay-seconds or an HTTP date).
+  case http(status: Int, retryAfter: String? = nil)
+  /// An OTLP export answered 200 with a `partialSuccess` that rejected `rejected` items (log
+  /// records or data points). The batch is delivered and must not be retried; the count is
+  /// reported.
+  case partialSuccess(rejected: Int, message: String = "")
+  /// The request never got an answer: no route, connection refused or reset, DNS failure.
+  case networkError(String)
+  /// The request timed out.
+  case timeout
+}
+
+/// The decision for one delivery attempt: done, try again later, or park.
+public enum DeliveryClassification: Sendable, Hashable {
+  /// The receiver has the entries. `rejected` counts items an OTLP partial success refused
+  /// (0 for a plain 2xx); they are reported, never retried.
+  case delivered(rejected: Int)
+  /// "Not now": a busy receiver, a wrong session, a network failure. The entry goes back in
+  /// line. `retryAfter` is the wait the receiver asked for, if it asked.
+  case transient(reason: String, retryAfter: Duration?)
+  /// The receiver refuses this payload; sending it again cannot succeed. The entry is parked
+  /// (kept, visible, re-queueable by the app) and the drain continues with the next one.
+  case permanent(reason: String)
+  /// The receiver refuses the sender, not this payload (a 401 or 403: a missing, wrong or
+  /// expired credential), so every other entry would get the same answer: the entry goes back
+  /// in line (nothing is parked or lost), its reason is stored durably as its last error, and
+  /// the drain stops at once, for its caller to back off and try again later.
+  case halt(reason: String)
+}

@@ -102,6 +102,9 @@ final class OutboxDrain<Item: Sendable> {
           current.isBatch
             ? .acknowledgeBatch(batchKey: current.key) : .acknowledge(key: current.key))
       }
+      assert(
+        OutboxRules.deliveredLeft(members(of: current)),
+        "@D3: \(current.key) is acknowledged and still holds entries")
       report.delivered += count
       report.rejectedByReceiver += rejected
       engine.events.emit(
@@ -114,6 +117,10 @@ final class OutboxDrain<Item: Sendable> {
       emitFailure(current, "permanent", reason)
       let parked = members(of: current).map(\.key)
       if !parked.isEmpty { try engine.write(.park(current.target, error: reason)) }
+      assert(
+        OutboxRules.parkedNeedAttention(
+          parked.compactMap { engine.ledger.entry($0) }, reason: reason),
+        "@D4: \(current.key) is parked and its entries do not all need attention")
       for key in parked {
         engine.events.emit(
           StoreEvents.outboxParked, [("key", key), ("reason", reason)])
@@ -286,6 +293,12 @@ final class OutboxDrain<Item: Sendable> {
   private func send(_ current: Unit) throws(StoreError) -> Action {
     try engine.write(.attempt(current.target))
     inFlight.append(current)
+    assert(
+      OutboxRules.attemptRecorded(members(of: current)),
+      "@D1: \(current.key) is sent and its entries are not all in flight")
+    assert(
+      OutboxRules.windowKept(inFlight.map(\.key), window: window),
+      "@D2: \(inFlight.count) units in flight for a window of \(window)")
     let entries = members(of: current).compactMap { engine.publicEntry($0) }
     if options.mutations.contains(.acknowledgeBeforeDelivering) {
       try engine.writeAcknowledgement(
@@ -298,6 +311,9 @@ final class OutboxDrain<Item: Sendable> {
   }
 
   private func finish() -> OutboxDrainReport {
+    assert(
+      OutboxRules.finishedIdle(inFlight: inFlight.count, retries: retries.count),
+      "@D5: the drain finishes with \(inFlight.count) in flight, \(retries.count) to retry")
     engine.compactIfDue()
     return report
   }
@@ -323,4 +339,40 @@ final class OutboxDrain<Item: Sendable> {
     }
     return String(decoding: text, as: UTF8.self)
   }
+}
+
+/// What a delivery closure sends at once: one entry, or a batch of entries under one key.
+public struct OutboxBatch<Item: Sendable>: Sendable {
+  /// The idempotency key to send (for example as an `Idempotency-Key` header): the entry's own
+  /// key for a single entry, a key minted and persisted with the batch otherwise. A batch
+  /// resent after a restart carries the same key and the same entries.
+  public let key: String
+  /// The entries, in queue order.
+  public let entries: [OutboxEntry<Item>]
+  /// Whether this is a persisted multi-entry batch rather than a single entry under its own
+  /// key.
+  public let isBatch: Bool
+  /// Which attempt this is within the current drain (1 for the first send).
+  public let attempt: Int
+}
+
+/// What one drain did.
+public struct OutboxDrainReport: Sendable, Hashable {
+  /// Entries delivered and acknowledged.
+  public var delivered: Int = 0
+  /// Entries parked after a permanent failure.
+  public var parked: Int = 0
+  /// Items the receiver rejected inside delivered batches (OTLP partial success); not retried.
+  public var rejectedByReceiver: Int = 0
+  /// Delivery attempts made (sends, including retries).
+  public var attempts: Int = 0
+  /// Why the drain stopped before the end of the queue (the transient failure that ended it),
+  /// or nil when it walked the whole queue.
+  public var haltedBecause: String?
+  /// When the receiver asked not to be sent to before (milliseconds since the Unix epoch), if
+  /// a `Retry-After` too long to wait out ended the drain.
+  public var retryNotBefore: Int64?
+
+  /// An empty report.
+  public init() {}
 }

@@ -25,3 +25,43 @@ public struct OutboxOptions: Sendable {
   /// The defaults.
   public init() {}
 }
+
+/// Deliberate defects of the outbox, switched on only by the mutation tests (through
+/// ``OutboxOptions/mutations``, testing SPI) to show that the crash suite catches them.
+@_spi(Testing) public struct OutboxMutations: OptionSet, Sendable, Hashable {
+  /// The bits.
+  public let rawValue: UInt8
+
+  /// The defects whose bits are set in `rawValue`.
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  /// Compaction leaves the first pending entry out of its snapshot.
+  public static let snapshotDropsFirstEntry = OutboxMutations(rawValue: 1 << 0)
+  /// Acknowledgements change memory but are never written to the journal.
+  public static let skipAcknowledgementWrite = OutboxMutations(rawValue: 1 << 1)
+  /// The drain acknowledges an entry before handing it to the delivery closure.
+  public static let acknowledgeBeforeDelivering = OutboxMutations(rawValue: 1 << 2)
+  /// Retiring an entry removes the files still to upload instead of the files it owns.
+  public static let retireUsesUploadList = OutboxMutations(rawValue: 1 << 3)
+}
+
+/// How many entries a drain hands its delivery closure at once.
+public struct OutboxBatchLimits: Sendable, Hashable {
+  /// At most this many entries per batch (at least 1).
+  public var maxEntries: Int
+  /// At most this many item bytes per batch; an entry larger than this alone still goes, in a
+  /// batch of its own.
+  public var maxBytes: Int
+
+  /// Creates limits.
+  public init(maxEntries: Int, maxBytes: Int = Int.max) {
+    self.maxEntries = max(maxEntries, 1)
+    self.maxBytes = max(maxBytes, 1)
+  }
+
+  /// One entry at a time, sent under its own key; no batch record is written.
+  public static let single = OutboxBatchLimits(maxEntries: 1)
+
+  /// Whether these limits form persisted multi-entry batches.
+  var formsBatches: Bool { maxEntries > 1 }
+}

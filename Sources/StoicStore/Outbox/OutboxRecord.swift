@@ -3,7 +3,7 @@
 /// The first byte is the record type. The seed's two keep their layout:
 /// `0x01 | keyLength:u16 | key | item` (enqueue, read but no longer written: it has no room
 /// for a creation time or files) and `0x02 | keyLength:u16 | key` (acknowledge). Every other
-/// type is `type:u8 | version:u8 | fields` (see ``OutboxFields``). A type this build does not
+/// type is `type:u8 | version:u8 | fields` (see `OutboxFormat`, which encodes and decodes it). A type this build does not
 /// know, a version above the one it knows, or a body that does not parse is unreadable: it is
 /// kept byte for byte (through compaction too) and counted, never dropped.
 enum OutboxRecord: Sendable {

@@ -1,3 +1,5 @@
+import StoicStore
+
 /// The binary encoding of a log record: one journal payload per record.
 ///
 /// ## Layout (version 1)
@@ -109,16 +111,16 @@ public enum LogRecordFormat {
     _ record: borrowing LogRecordInput, metadata: some LogMetadataPairs,
     timeNanoseconds: Int64, into buffer: UnsafeMutableRawBufferPointer
   ) -> Int {
-    var writer = Writer(buffer: buffer)
-    writer.byte(version)
-    writer.byte(record.level.rawValue)
-    writer.int64(timeNanoseconds)
-    writer.string(record.label)
-    writer.string(record.message)
+    var writer = Writer(into: BoundedBytes(buffer))
+    writer.u8(version)
+    writer.u8(record.level.rawValue)
+    writer.i64(timeNanoseconds)
+    writer.varintText(record.label)
+    writer.varintText(record.message)
     writer.pairs(metadata)
-    writer.string(record.source)
-    writer.string(record.file)
-    writer.string(record.function)
+    writer.varintText(record.source)
+    writer.varintText(record.file)
+    writer.varintText(record.function)
     writer.varint(UInt64(record.line))
     return writer.offset
   }
@@ -168,103 +170,12 @@ public enum LogRecordFormat {
     }
   }
 
-  /// Stores into a buffer sized exactly for what it is given. Every store is checked against
-  /// the buffer's end (a compare per field): were the sizing ever wrong, the record would come
-  /// out short and unreadable, never written past its frame.
-  struct Writer {
-    let base: UnsafeMutableRawPointer?
-    let count: Int
-    var offset = 0
-
-    init(buffer: UnsafeMutableRawBufferPointer) {
-      base = buffer.baseAddress
-      count = buffer.count
-    }
-
-    /// Whether `size` more bytes fit.
-    func fits(_ size: Int) -> Bool { size <= count - offset }
-
-    mutating func byte(_ value: UInt8) {
-      guard let base, fits(1) else { return }
-      base.storeBytes(of: value, toByteOffset: offset, as: UInt8.self)
-      offset += 1
-    }
-
-    mutating func int64(_ value: Int64) {
-      guard let base, fits(8) else { return }
-      base.storeBytes(of: value.littleEndian, toByteOffset: offset, as: Int64.self)
-      offset += 8
-    }
-
-    mutating func varint(_ value: UInt64) {
-      var value = value
-      while value >= 0x80 {
-        byte(UInt8(truncatingIfNeeded: value) | 0x80)
-        value >>= 7
-      }
-      byte(UInt8(value))
-    }
-
-    mutating func string(_ text: String) {
-      let utf8 = text.utf8
-      varint(UInt64(utf8.count))
-      guard let base else { return }
-      let target = base + offset
-      let room = count - offset
-      let copied = utf8.withContiguousStorageIfAvailable { bytes -> Int in
-        let size = min(bytes.count, room)
-        if let source = bytes.baseAddress { target.copyMemory(from: source, byteCount: size) }
-        return size
-      }
-      if let copied {
-        offset += copied
-      } else {
-        for unit in utf8 { byte(unit) }
-      }
-    }
-
-    /// The record's metadata (at depth 1), walked in place.
-    mutating func pairs(_ pairs: some LogMetadataPairs) {
-      varint(UInt64(pairs.pairCount))
-      pairs.forEachPair { key, value in
-        string(key)
-        self.value(value, depth: 1)
-      }
-    }
-
-    mutating func map(_ map: LogMetadata, depth: Int) {
-      varint(UInt64(map.count))
-      for (key, value) in map {
-        string(key)
-        self.value(value, depth: depth)
-      }
-    }
-
-    mutating func value(_ value: LogMetadataValue, depth: Int) {
-      switch value {
-      case .string(let text):
-        byte(kindString)
-        string(text)
-      case .stringConvertible(let text):
-        byte(kindStringConvertible)
-        string(text)
-      case .dictionary(let entries):
-        guard depth <= maximumDepth else { return described(value) }
-        byte(kindDictionary)
-        map(entries, depth: depth + 1)
-      case .array(let values):
-        guard depth <= maximumDepth else { return described(value) }
-        byte(kindArray)
-        varint(UInt64(values.count))
-        for element in values { self.value(element, depth: depth + 1) }
-      }
-    }
-
-    mutating func described(_ value: LogMetadataValue) {
-      byte(kindStringConvertible)
-      string(value.description)
-    }
-  }
+  /// The ``encode(_:timeNanoseconds:into:)`` cursor: the package's one little-endian writer
+  /// (`ByteWriter`) over a buffer sized exactly for what it is given (`BoundedBytes`: every
+  /// store is checked against the buffer's end, a compare per field, so that were the sizing
+  /// ever wrong, the record would come out short and unreadable, never written past its
+  /// frame), with this format's strings, maps and values.
+  typealias Writer = ByteWriter<BoundedBytes>
 
   // MARK: - Decoding
 
@@ -283,7 +194,7 @@ public enum LogRecordFormat {
   /// record is of another version or its label does not check.
   public static func label(of bytes: UnsafeRawBufferPointer) -> String? {
     guard bytes.first == version, bytes.count >= headerSize else { return nil }
-    var reader = Reader(bytes: bytes, offset: headerSize)
+    var reader = ByteReader(bytes, at: headerSize)
     return try? reader.string()
   }
 
@@ -312,7 +223,7 @@ public enum LogRecordFormat {
     if first < version { throw .unknownVersion(first) }
     guard let header = header(of: bytes) else { throw .truncated(offset: bytes.count) }
     guard let level = header.level else { throw .unknownLevel(header.levelRawValue) }
-    var reader = Reader(bytes: bytes, offset: headerSize)
+    var reader = ByteReader(bytes, at: headerSize)
     let label = try reader.string()
     let message = try reader.string()
     let metadata = try reader.map(depth: 1)
@@ -343,7 +254,7 @@ public enum LogRecordFormat {
     metadata.removeAll(keepingCapacity: true)
     guard bytes.first == version, let header = header(of: bytes), let level = header.level
     else { return nil }
-    var reader = Reader(bytes: bytes, offset: headerSize)
+    var reader = ByteReader(bytes, at: headerSize)
     do throws(LogRecordDecodingError) {
       let label = try reader.utf8()
       let message = try reader.utf8()
@@ -373,106 +284,197 @@ public enum LogRecordFormat {
       return nil
     }
   }
+}
 
-  /// Reads the encoding, every read checked against the bytes left.
-  struct Reader {
-    let bytes: UnsafeRawBufferPointer
-    var offset: Int
+// MARK: - The format's fields on the package's byte cursor
 
-    mutating func byte() throws(LogRecordDecodingError) -> UInt8 {
-      guard offset < bytes.count else { throw .truncated(offset: offset) }
-      defer { offset += 1 }
-      return bytes[offset]
-    }
-
-    /// A varint in its shortest form, at most 10 bytes, fitting in 64 bits.
-    mutating func varint() throws(LogRecordDecodingError) -> UInt64 {
-      let start = offset
-      var value: UInt64 = 0
-      var shift: UInt64 = 0
-      while true {
-        let byte = try byte()
-        let bits = UInt64(byte & 0x7F)
-        // The tenth byte may only carry the top bit of a 64-bit value.
-        guard shift < 63 || bits <= 1 else { throw .malformedVarint(offset: start) }
-        value |= bits << shift
-        if byte & 0x80 == 0 {
-          // A last byte of zero after others is an overlong form.
-          guard byte != 0 || offset - start == 1 else { throw .malformedVarint(offset: start) }
-          return value
-        }
-        shift += 7
-        guard shift < 64 else { throw .malformedVarint(offset: start) }
-      }
-    }
-
-    /// A count of things each at least one byte long: never more than the bytes left.
-    mutating func count() throws(LogRecordDecodingError) -> Int {
-      let start = offset
-      let value = try varint()
-      guard value <= UInt64(bytes.count - offset) else { throw .truncated(offset: start) }
-      return Int(value)
-    }
-
-    /// A string's UTF-8, borrowed, checked as ``string()`` checks it (without building a
-    /// `String` for ASCII).
-    mutating func utf8() throws(LogRecordDecodingError) -> UnsafeRawBufferPointer {
-      let start = offset
-      let count = try count()
-      let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
-      guard slice.allSatisfy({ $0 < 0x80 }) || String(validating: slice, as: UTF8.self) != nil
-      else { throw .invalidUTF8(offset: start) }
-      offset += count
-      return slice
-    }
-
-    mutating func string() throws(LogRecordDecodingError) -> String {
-      let start = offset
-      let count = try count()
-      let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
-      guard let text = String(validating: slice, as: UTF8.self) else {
-        throw .invalidUTF8(offset: start)
-      }
-      offset += count
-      return text
-    }
-
-    mutating func map(depth: Int) throws(LogRecordDecodingError) -> LogMetadata {
-      let count = try count()
-      // Reserved up to a small bound: a hostile count costs no more than the bytes it spans.
-      var map = LogMetadata(minimumCapacity: min(count, 64))
-      for _ in 0..<count {
-        let keyOffset = offset
-        let key = try string()
-        let value = try self.value(depth: depth)
-        guard map.updateValue(value, forKey: key) == nil else {
-          throw .duplicateKey(offset: keyOffset)
-        }
-      }
-      return map
-    }
-
-    mutating func value(depth: Int) throws(LogRecordDecodingError) -> LogMetadataValue {
-      let start = offset
-      let kind = try byte()
-      switch kind {
-      case kindString:
-        return .string(try string())
-      case kindStringConvertible:
-        return .stringConvertible(try string())
-      case kindDictionary:
-        guard depth <= maximumDepth else { throw .nestedTooDeep(offset: start) }
-        return .dictionary(try map(depth: depth + 1))
-      case kindArray:
-        guard depth <= maximumDepth else { throw .nestedTooDeep(offset: start) }
-        let count = try count()
-        var values: [LogMetadataValue] = []
-        values.reserveCapacity(min(count, 64))
-        for _ in 0..<count { values.append(try value(depth: depth + 1)) }
-        return .array(values)
-      default:
-        throw .unknownValueKind(kind, offset: start)
-      }
+extension ByteWriter {
+  /// The record's metadata (at depth 1), walked in place: a varint count, then each key and
+  /// value.
+  mutating func pairs(_ pairs: some LogMetadataPairs) {
+    varint(UInt64(pairs.pairCount))
+    pairs.forEachPair { key, value in
+      varintText(key)
+      self.value(value, depth: 1)
     }
   }
+
+  /// A ``LogMetadata`` map at `depth`: a varint count, then each key and value.
+  mutating func map(_ map: LogMetadata, depth: Int) {
+    varint(UInt64(map.count))
+    for (key, value) in map {
+      varintText(key)
+      self.value(value, depth: depth)
+    }
+  }
+
+  /// A value: its kind byte, then its text, map or elements; a container deeper than
+  /// `LogRecordFormat.maximumDepth` as its description.
+  mutating func value(_ value: LogMetadataValue, depth: Int) {
+    switch value {
+    case .string(let text):
+      u8(LogRecordFormat.kindString)
+      varintText(text)
+    case .stringConvertible(let text):
+      u8(LogRecordFormat.kindStringConvertible)
+      varintText(text)
+    case .dictionary(let entries):
+      guard depth <= LogRecordFormat.maximumDepth else { return described(value) }
+      u8(LogRecordFormat.kindDictionary)
+      map(entries, depth: depth + 1)
+    case .array(let values):
+      guard depth <= LogRecordFormat.maximumDepth else { return described(value) }
+      u8(LogRecordFormat.kindArray)
+      varint(UInt64(values.count))
+      for element in values { self.value(element, depth: depth + 1) }
+    }
+  }
+
+  mutating func described(_ value: LogMetadataValue) {
+    u8(LogRecordFormat.kindStringConvertible)
+    varintText(value.description)
+  }
+}
+
+/// The format's reads, each checked against the bytes left and throwing a
+/// ``LogRecordDecodingError`` that names the offset.
+extension ByteReader {
+  mutating func byte() throws(LogRecordDecodingError) -> UInt8 {
+    guard let byte = u8() else { throw .truncated(offset: offset) }
+    return byte
+  }
+
+  /// A varint in its shortest form, at most 10 bytes, fitting in 64 bits.
+  mutating func varint() throws(LogRecordDecodingError) -> UInt64 {
+    let start = offset
+    var value: UInt64 = 0
+    var shift: UInt64 = 0
+    while true {
+      let byte = try byte()
+      let bits = UInt64(byte & 0x7F)
+      // The tenth byte may only carry the top bit of a 64-bit value.
+      guard shift < 63 || bits <= 1 else { throw .malformedVarint(offset: start) }
+      value |= bits << shift
+      if byte & 0x80 == 0 {
+        // A last byte of zero after others is an overlong form.
+        guard byte != 0 || offset - start == 1 else { throw .malformedVarint(offset: start) }
+        return value
+      }
+      shift += 7
+      guard shift < 64 else { throw .malformedVarint(offset: start) }
+    }
+  }
+
+  /// A count of things each at least one byte long: never more than the bytes left.
+  mutating func count() throws(LogRecordDecodingError) -> Int {
+    let start = offset
+    let value = try varint()
+    guard value <= UInt64(remaining) else { throw .truncated(offset: start) }
+    return Int(value)
+  }
+
+  /// A string's UTF-8, borrowed, checked as ``string()`` checks it (without building a
+  /// `String` for ASCII).
+  mutating func utf8() throws(LogRecordDecodingError) -> UnsafeRawBufferPointer {
+    let start = offset
+    let count = try count()
+    let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
+    guard slice.allSatisfy({ $0 < 0x80 }) || String(validating: slice, as: UTF8.self) != nil
+    else { throw .invalidUTF8(offset: start) }
+    offset += count
+    return slice
+  }
+
+  mutating func string() throws(LogRecordDecodingError) -> String {
+    let start = offset
+    let count = try count()
+    let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
+    guard let text = String(validating: slice, as: UTF8.self) else {
+      throw .invalidUTF8(offset: start)
+    }
+    offset += count
+    return text
+  }
+
+  mutating func map(depth: Int) throws(LogRecordDecodingError) -> LogMetadata {
+    let count = try count()
+    // Reserved up to a small bound: a hostile count costs no more than the bytes it spans.
+    var map = LogMetadata(minimumCapacity: min(count, 64))
+    for _ in 0..<count {
+      let keyOffset = offset
+      let key = try string()
+      let value = try self.value(depth: depth)
+      guard map.updateValue(value, forKey: key) == nil else {
+        throw .duplicateKey(offset: keyOffset)
+      }
+    }
+    return map
+  }
+
+  mutating func value(depth: Int) throws(LogRecordDecodingError) -> LogMetadataValue {
+    let start = offset
+    let kind = try byte()
+    switch kind {
+    case LogRecordFormat.kindString:
+      return .string(try string())
+    case LogRecordFormat.kindStringConvertible:
+      return .stringConvertible(try string())
+    case LogRecordFormat.kindDictionary:
+      guard depth <= LogRecordFormat.maximumDepth else { throw .nestedTooDeep(offset: start) }
+      return .dictionary(try map(depth: depth + 1))
+    case LogRecordFormat.kindArray:
+      guard depth <= LogRecordFormat.maximumDepth else { throw .nestedTooDeep(offset: start) }
+      let count = try count()
+      var values: [LogMetadataValue] = []
+      values.reserveCapacity(min(count, 64))
+      for _ in 0..<count { values.append(try value(depth: depth + 1)) }
+      return .array(values)
+    default:
+      throw .unknownValueKind(kind, offset: start)
+    }
+  }
+}
+
+/// The fixed first bytes of an encoded log record (``LogRecordFormat/header(of:)``): enough to
+/// filter records by level and time without decoding them, whatever their version.
+public struct LogRecordHeader: Sendable, Hashable {
+  /// The format version the record was written with.
+  public var version: UInt8
+  /// The level byte as stored.
+  public var levelRawValue: UInt8
+  /// Wall-clock time when it was logged, in nanoseconds since 1970-01-01 00:00:00 UTC.
+  public var timeNanoseconds: Int64
+
+  /// Creates a header; every parameter is the property of the same name.
+  public init(version: UInt8, levelRawValue: UInt8, timeNanoseconds: Int64) {
+    self.version = version
+    self.levelRawValue = levelRawValue
+    self.timeNanoseconds = timeNanoseconds
+  }
+
+  /// The level, or `nil` for a byte this build does not know.
+  public var level: LogLevel? { LogLevel(rawValue: levelRawValue) }
+}
+
+/// The fields of an encoded log record, borrowed from its bytes without decoding them into
+/// strings: what a reader that only copies them elsewhere (the forwarder, writing OTLP
+/// protobuf) needs, at no allocation per record. Read with
+/// ``LogRecordFormat/fields(of:metadata:)``; valid only while the bytes are borrowed.
+public struct LogRecordFields {
+  /// The level.
+  public var level: LogLevel
+  /// Wall-clock time, nanoseconds since 1970.
+  public var timeNanoseconds: Int64
+  /// The logger's label, UTF-8.
+  public var label: UnsafeRawBufferPointer
+  /// The message, UTF-8.
+  public var message: UnsafeRawBufferPointer
+  /// The source, UTF-8.
+  public var source: UnsafeRawBufferPointer
+  /// The file, UTF-8.
+  public var file: UnsafeRawBufferPointer
+  /// The function, UTF-8.
+  public var function: UnsafeRawBufferPointer
+  /// The line.
+  public var line: UInt64
 }

@@ -4,14 +4,17 @@ import Synchronization
 
 extension LogSpool {
   /// Asks for a run of maintenance (recovery, retention, drop events, the spool's own events):
-  /// on the background queue, or, with ``LogSpoolOptions/backgroundMaintenance`` off, by the
+  /// on the spool's maintenance thread (``maintenanceExecutor``), or, with ``LogSpoolOptions/backgroundMaintenance`` off, by the
   /// next log call once it returned. Cheap, never blocks, never runs maintenance itself: it may
   /// be called while the journal's lock is held (an event the journal raises).
   func requestMaintenance() {
     guard !maintenanceRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
     // While the spool opens, the request waits: open asks again once the journal is in place.
-    guard options.backgroundMaintenance else { return }
-    queue.async { [weak self] in self?.runMaintenance() }
+    guard let executor = maintenanceExecutor else { return }
+    Task.detached(priority: .utility) { [weak self] in
+      guard let self else { return }
+      await executor.run { [weak self] in self?.runMaintenance() }
+    }
   }
 
   /// Runs the maintenance asked for, on the calling thread, unless this thread is running it
@@ -53,20 +56,19 @@ extension LogSpool {
     writePendingEvents()
   }
 
-  /// Runs maintenance on the background queue after `delay`, unless a run is scheduled already
+  /// Runs maintenance on the maintenance thread after `delay`, unless a run is scheduled already
   /// (only in background mode; inline, the next log call, flush or close catches up).
   func scheduleTimer(after delay: Duration) {
-    guard options.backgroundMaintenance else { return }
+    guard maintenanceExecutor != nil else { return }
     let schedule = state.withLock { state -> Bool in
       guard !state.timerScheduled else { return false }
       state.timerScheduled = true
       return true
     }
     guard schedule else { return }
-    let nanoseconds =
-      Int(clamping: delay.components.seconds &* 1_000_000_000)
-      &+ Int(delay.components.attoseconds / 1_000_000_000)
-    queue.asyncAfter(deadline: .now() + .nanoseconds(max(0, nanoseconds))) { [weak self] in
+    // The wait holds no thread: the task sleeps, then only asks for a run (on the executor).
+    Task.detached(priority: .utility) { [weak self] in
+      try? await Task.sleep(for: max(delay, .zero))
       guard let self else { return }
       self.state.withLock { $0.timerScheduled = false }
       self.requestMaintenance()

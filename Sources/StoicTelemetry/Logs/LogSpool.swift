@@ -84,8 +84,11 @@ public final class LogSpool: Sendable {
   let maintenanceRequested = Atomic<Bool>(false)
   /// Serializes maintenance, retention and ``dropThrough(_:)``; never taken on the log path.
   let maintenanceLock = DispatchSemaphore(value: 1)
-  /// The queue background maintenance runs on.
-  let queue = DispatchQueue(label: "stoic.log-spool.maintenance", qos: .utility)
+  /// The thread background maintenance runs on (only with
+  /// ``LogSpoolOptions/backgroundMaintenance``): the package's one home for blocking work, so a
+  /// run's syncs and removals never hold a thread of Swift's cooperative pool, nor make
+  /// libdispatch add threads. One thread per log spool; it ends once the spool is released.
+  let maintenanceExecutor: BlockingExecutor?
 
   /// Set on a thread while it writes one of the spool's own events.
   static let writingEvent = ThreadFlag()
@@ -126,6 +129,7 @@ public final class LogSpool: Sendable {
     self.directory = directory
     self.fileSystem = fileSystem
     self.options = options
+    maintenanceExecutor = options.backgroundMaintenance ? BlockingExecutor() : nil
     self.durableLevel =
       options.mutations.contains(.noDurableSync) ? nil : options.durableLevel
     self.dropCounters = dropCounters
@@ -253,5 +257,53 @@ public final class LogSpool: Sendable {
       return state.journal
     }
     try journal?.close()
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A flag of the current thread (a POSIX thread-specific value): set while the thread is inside
+/// some work, so that work reached again on the same thread can tell (an event raised while an
+/// event is being written, maintenance requested from inside maintenance).
+final class ThreadFlag: Sendable {
+  private let key: pthread_key_t
+
+  init() {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    self.key = key
+  }
+
+  /// Whether the flag is set on the calling thread.
+  var isSet: Bool { pthread_getspecific(key) != nil }
+
+  /// Runs `body` with the flag set on the calling thread, then restores it.
+  func whileSet<Result, Failure: Error>(_ body: () throws(Failure) -> Result)
+    throws(Failure) -> Result
+  {
+    let previous = pthread_getspecific(key)
+    pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1))
+    defer { pthread_setspecific(key, previous) }
+    return try body()
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The wall clock a record's time is taken from.
+enum WallClock {
+  /// Now, in nanoseconds since 1970-01-01 00:00:00 UTC (`clock_gettime(CLOCK_REALTIME)`).
+  static func nanoseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec)
   }
 }

@@ -38,9 +38,9 @@ public struct LogSpoolOptions: Sendable {
   /// since the last one. Default 1 s.
   public var dropEventInterval: Duration
   /// Whether retention, recovery after a disk error and the writing of the spool's own events
-  /// run on a background queue (`true`, the default) or on the thread that logs next, when it
-  /// returns (`false`: deterministic, for crash tests on a simulated disk). Either way they
-  /// never run while a lock other loggers need is held.
+  /// run on a background thread of the spool's own (`true`, the default: a `BlockingExecutor`)
+  /// or on the thread that logs next, when it returns (`false`: deterministic, for crash tests
+  /// on a simulated disk). Either way they never run while a lock other loggers need is held.
   public var backgroundMaintenance: Bool
   /// Metadata keys whose values are replaced with `<redacted>` before a record is encoded, so
   /// that they never reach the disk (nor the forwarder, which reads the disk). Matched without
@@ -127,4 +127,34 @@ public struct LogSpoolOptions: Sendable {
       segmentSize: effectiveSegmentSize, salvage: salvage,
       backgroundMaintenance: backgroundMaintenance)
   }
+}
+
+/// What a ``LogSpool`` does when its records reach ``LogSpoolOptions/byteLimit``. Every record
+/// dropped is counted (reason ``SpoolDropReason/quota``).
+public enum LogSpoolFullPolicy: Sendable, Hashable {
+  /// Remove the oldest whole segments (records not yet acknowledged by the forwarder) to make
+  /// room; the default. The removal runs in the background, started before the limit is
+  /// reached; a record that would still cross the limit (records arrive faster than segments
+  /// can be removed) is dropped and counted.
+  case dropOldest
+  /// Keep what is stored and drop each new record while the spool is full.
+  case dropNewest
+  /// Make the log call wait, at most `timeout`, for room (records acknowledged and dropped by
+  /// the forwarder, the age limit, compression of sealed segments); then drop the record.
+  case block(timeout: Duration)
+}
+
+/// Deliberate defects of the log spool, switched on only by the mutation tests (through
+/// ``LogSpoolOptions/mutations``, testing SPI) to show that the crash suite catches them.
+@_spi(Testing) public struct LogSpoolMutations: OptionSet, Sendable, Hashable {
+  /// The bits.
+  public let rawValue: UInt8
+
+  /// The defects whose bits are set in `rawValue`.
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  /// Records at or above the durable level return without waiting for their sync.
+  public static let noDurableSync = LogSpoolMutations(rawValue: 1 << 0)
+  /// A quota drop removes the records without first recording the drop as under way.
+  public static let dropWithoutIntent = LogSpoolMutations(rawValue: 1 << 1)
 }

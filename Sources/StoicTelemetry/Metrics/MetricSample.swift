@@ -71,3 +71,67 @@ public struct MetricSample: Sendable, Hashable {
     }
   }
 }
+
+/// What a metric series measures, and so how its samples map onto OpenTelemetry's data points.
+///
+/// | kind | made by | sample value | OTLP |
+/// | --- | --- | --- | --- |
+/// | ``counter`` | `counter(label:dimensions:)`, `observeCounter(label:dimensions:read:)` | ``MetricSample/Value/integer(_:)`` | Sum, monotonic, cumulative, `as_int` |
+/// | ``floatingPointCounter`` | `floatingPointCounter(label:dimensions:)` | ``MetricSample/Value/double(_:)`` | Sum, monotonic, cumulative, `as_double` |
+/// | ``gauge`` | `gauge(label:dimensions:)` (a meter, or a recorder that does not aggregate) | ``MetricSample/Value/double(_:)`` | Gauge, `as_double` |
+/// | ``histogram`` | `histogram(label:dimensions:bounds:)`, `timer(label:dimensions:)` | ``MetricSample/Value/histogram(_:)`` | Histogram, cumulative, explicit bounds |
+///
+/// The raw values are the kind's code in the samples' and the live file's encodings; they never
+/// change.
+public enum MetricKind: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+  /// A monotonic integer sum.
+  case counter = 1
+  /// A monotonic floating-point sum.
+  case floatingPointCounter = 2
+  /// The last value set (or the running value of a meter).
+  case gauge = 3
+  /// Values counted into buckets with explicit upper bounds, with their sum, minimum and
+  /// maximum.
+  case histogram = 4
+
+  /// `counter`, `floatingPointCounter`, `gauge` or `histogram`.
+  public var description: String {
+    switch self {
+    case .counter: "counter"
+    case .floatingPointCounter: "floatingPointCounter"
+    case .gauge: "gauge"
+    case .histogram: "histogram"
+    }
+  }
+}
+
+/// One dimension (an OpenTelemetry attribute) of a metric series: a key and its value.
+///
+/// A series is identified by its name, kind, unit and dimensions; the spool sorts the
+/// dimensions by key (then value) when a series is made, so the same pairs in another order
+/// name the same series.
+public struct MetricDimension: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// The attribute's key.
+  public var key: String
+  /// The attribute's value.
+  public var value: String
+
+  /// A dimension.
+  public init(_ key: String, _ value: String) {
+    self.key = key
+    self.value = value
+  }
+
+  /// The dimension that marks the series into which series beyond the cardinality limit are
+  /// folded: `otel.metric.overflow=true`, as the OpenTelemetry SDK specification prescribes
+  /// (an exporter sends its value as the boolean `true`).
+  public static let overflow = MetricDimension("otel.metric.overflow", "true")
+
+  /// Orders by key, then value.
+  public static func < (lhs: MetricDimension, rhs: MetricDimension) -> Bool {
+    (lhs.key, lhs.value) < (rhs.key, rhs.value)
+  }
+
+  /// `key=value`.
+  public var description: String { "\(key)=\(value)" }
+}

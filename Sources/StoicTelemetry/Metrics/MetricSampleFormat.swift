@@ -1,3 +1,5 @@
+import StoicStore
+
 /// The binary encoding of metric samples: a record of the metrics journal (one per flush, or
 /// several when a flush's samples exceed ``maximumRecordBytes``), and the journal's snapshot
 /// (the last sample of every series, kept when older records are dropped). The only place that
@@ -68,7 +70,7 @@ enum MetricSampleFormat {
 
   /// Encodes `samples` as one record.
   static func encode(_ samples: [MetricSample]) -> [UInt8] {
-    var writer = MetricsBytes.Writer()
+    var writer = ByteWriter()
     writer.u8(version)
     writer.u8(0)
     writer.u16(0)
@@ -99,13 +101,13 @@ enum MetricSampleFormat {
 
   /// The bytes ``encode(_:into:)`` writes for `sample`.
   static func encodedSize(_ sample: MetricSample) -> Int {
-    var writer = MetricsBytes.Writer()
+    var writer = ByteWriter()
     encode(sample, into: &writer)
     return writer.bytes.count
   }
 
-  private static func encode(_ sample: MetricSample, into writer: inout MetricsBytes.Writer) {
-    var body = MetricsBytes.Writer()
+  private static func encode(_ sample: MetricSample, into writer: inout ByteWriter<[UInt8]>) {
+    var body = ByteWriter()
     body.u8(sample.kind.rawValue)
     var histogram: MetricHistogram?
     if case .histogram(let value) = sample.value { histogram = value }
@@ -131,13 +133,13 @@ enum MetricSampleFormat {
   }
 
   /// Appends a series' identity: name, unit, dimensions, bounds.
-  static func encodeIdentity(_ key: MetricSeriesKey, into writer: inout MetricsBytes.Writer) {
-    writer.text(key.name)
-    writer.text(key.unit)
+  static func encodeIdentity(_ key: MetricSeriesKey, into writer: inout ByteWriter<[UInt8]>) {
+    writer.shortText(key.name)
+    writer.shortText(key.unit)
     writer.u16(UInt16(truncatingIfNeeded: key.dimensions.count))
     for dimension in key.dimensions {
-      writer.text(dimension.key)
-      writer.text(dimension.value)
+      writer.shortText(dimension.key)
+      writer.shortText(dimension.value)
     }
     writer.u16(UInt16(truncatingIfNeeded: key.bounds.count))
     for bound in key.bounds { writer.double(bound) }
@@ -147,7 +149,7 @@ enum MetricSampleFormat {
 
   /// Decodes one record, whatever its bytes.
   static func decode(_ bytes: UnsafeRawBufferPointer) -> Decoded {
-    var reader = MetricsBytes.Reader(bytes)
+    var reader = ByteReader(bytes)
     guard let recordVersion = reader.u8() else { return .damaged("empty record") }
     guard recordVersion != 0 else { return .damaged("version 0") }
     guard recordVersion == version else { return .newerVersion(recordVersion) }
@@ -184,14 +186,14 @@ enum MetricSampleFormat {
     let reason: String
   }
 
-  private static func decodeSample(_ reader: inout MetricsBytes.Reader) -> Result<
+  private static func decodeSample(_ reader: inout ByteReader) -> Result<
     MetricSample, Failure
   > {
     guard let length = reader.u32(), Int(length) <= reader.remaining else {
       return .failure(Failure(reason: "length runs past the record"))
     }
     let end = reader.offset + Int(length)
-    var body = MetricsBytes.Reader(
+    var body = ByteReader(
       UnsafeRawBufferPointer(rebasing: reader.bytes[..<end]), at: reader.offset)
     _ = reader.skip(Int(length))
     guard let kindCode = body.u8(), let kind = MetricKind(rawValue: kindCode) else {
@@ -232,7 +234,7 @@ enum MetricSampleFormat {
   }
 
   private static func decodeHistogram(
-    _ reader: inout MetricsBytes.Reader, bounds: [Double], flags: UInt8
+    _ reader: inout ByteReader, bounds: [Double], flags: UInt8
   ) -> MetricHistogram? {
     guard (bounds.count + 1) * 8 <= reader.remaining else { return nil }
     var counts: [UInt64] = []
@@ -255,15 +257,16 @@ enum MetricSampleFormat {
   /// Reads a series' identity written by ``encodeIdentity(_:into:)``: nil unless the texts are
   /// UTF-8, the dimensions sorted and at most ``MetricSeriesKey/maximumDimensions``, and the
   /// bounds valid for a histogram and absent otherwise.
-  static func decodeIdentity(_ reader: inout MetricsBytes.Reader, kind: MetricKind)
+  static func decodeIdentity(_ reader: inout ByteReader, kind: MetricKind)
     -> MetricSeriesKey?
   {
-    guard let name = reader.text(), let unit = reader.text(), let dimensionCount = reader.u16(),
+    guard let name = reader.shortText(), let unit = reader.shortText(),
+      let dimensionCount = reader.u16(),
       Int(dimensionCount) <= MetricSeriesKey.maximumDimensions
     else { return nil }
     var dimensions: [MetricDimension] = []
     for _ in 0..<Int(dimensionCount) {
-      guard let key = reader.text(), let value = reader.text() else { return nil }
+      guard let key = reader.shortText(), let value = reader.shortText() else { return nil }
       let dimension = MetricDimension(key, value)
       if let last = dimensions.last, dimension < last { return nil }
       dimensions.append(dimension)

@@ -96,7 +96,7 @@ enum MetricsLiveFormat {
 
   /// The 64 header bytes of extent `index` (with `used` at the first record).
   static func header(index: UInt32, extentSize: UInt64, boot: [UInt8]) -> [UInt8] {
-    var writer = MetricsBytes.Writer()
+    var writer = ByteWriter()
     writer.u64(magic)
     writer.u16(version)
     writer.u16(UInt16(headerSize))
@@ -133,7 +133,7 @@ enum MetricsLiveFormat {
     guard bytes.count >= headerSize else { return .invalid("header cut short") }
     if bytes.prefix(headerSize).allSatisfy({ $0 == 0 }) { return .blank }
     return bytes.withUnsafeBytes { raw -> Header in
-      var reader = MetricsBytes.Reader(raw)
+      var reader = ByteReader(raw)
       guard reader.u64() == magic, let storedVersion = reader.u16() else {
         return .invalid("not a live file")
       }
@@ -157,9 +157,9 @@ enum MetricsLiveFormat {
   /// A series record ready to be stored at a free offset: its bytes (cells as given) and where
   /// its cells start within them.
   static func record(key: MetricSeriesKey, cells: [UInt64]) -> [UInt8] {
-    var descriptor = MetricsBytes.Writer()
+    var descriptor = ByteWriter()
     MetricSampleFormat.encodeIdentity(key, into: &descriptor)
-    var writer = MetricsBytes.Writer()
+    var writer = ByteWriter()
     let unpadded = recordHeaderSize + cells.count * 8 + descriptor.bytes.count
     let length = (unpadded + recordAlignment - 1) / recordAlignment * recordAlignment
     writer.u32(UInt32(length))
@@ -212,7 +212,7 @@ enum MetricsLiveFormat {
     guard offset % recordAlignment == 0, offset >= headerSize, used <= extent.count,
       offset + recordHeaderSize <= used
     else { return nil }
-    var reader = MetricsBytes.Reader(extent, at: offset)
+    var reader = ByteReader(extent, at: offset)
     guard let length = reader.u32(), let crc = reader.u32(), let kindCode = reader.u8(),
       let kind = MetricKind(rawValue: kindCode), reader.u8() == 0, let cells = reader.u16(),
       let descriptorSize = reader.u32()
@@ -224,7 +224,7 @@ enum MetricsLiveFormat {
     let record = UnsafeRawBufferPointer(rebasing: extent[offset..<end])
     guard recordChecksum(record, cellCount: Int(cells)) == crc else { return nil }
     let descriptorStart = offset + recordHeaderSize + Int(cells) * 8
-    var descriptor = MetricsBytes.Reader(
+    var descriptor = ByteReader(
       UnsafeRawBufferPointer(rebasing: extent[..<(descriptorStart + Int(descriptorSize))]),
       at: descriptorStart)
     guard let key = MetricSampleFormat.decodeIdentity(&descriptor, kind: kind),

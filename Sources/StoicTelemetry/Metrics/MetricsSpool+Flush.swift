@@ -1,5 +1,7 @@
 import CStoicAtomics
+import Dispatch
 public import StoicStore
+import Synchronization
 
 extension MetricsSpool {
   /// Samples every series that changed since its last sample into the journal and syncs it;
@@ -107,5 +109,52 @@ extension MetricsSpool {
       options: options.journal, events: events)
     journal.withLock { $0 = reopened }
     return reopened
+  }
+}
+
+/// The interval flush of a metrics spool: a task that sleeps out each interval, holding no
+/// thread while it waits, and runs the flush on a `BlockingExecutor` of its own (the package's
+/// one home for blocking work: one thread, for as long as the timer lives), so its syncs never
+/// hold a thread of Swift's cooperative pool.
+final class MetricsFlushTimer: Sendable {
+  private let interval: Duration
+  private let executor = BlockingExecutor()
+  private let task = Mutex<Task<Void, Never>?>(nil)
+
+  init(interval: Duration) {
+    self.interval = max(interval, .milliseconds(1))
+  }
+
+  deinit {
+    cancel()
+  }
+
+  /// Calls `action` every interval until cancelled (an interval missed while a flush ran is
+  /// made up once, at once).
+  func start(_ action: @escaping @Sendable () -> Void) {
+    let interval = interval
+    let executor = executor
+    let started = Task.detached(priority: .utility) {
+      let clock = ContinuousClock()
+      var deadline = clock.now + interval
+      while !Task.isCancelled {
+        do {
+          try await clock.sleep(until: deadline, tolerance: .milliseconds(100))
+        } catch {
+          return
+        }
+        await executor.run(action)
+        deadline = max(deadline + interval, clock.now)
+      }
+    }
+    task.withLock { $0 = started }
+  }
+
+  /// Stops the timer; a flush already running finishes.
+  func cancel() {
+    task.withLock { task in
+      task?.cancel()
+      task = nil
+    }
   }
 }

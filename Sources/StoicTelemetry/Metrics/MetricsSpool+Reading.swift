@@ -146,3 +146,55 @@ extension MetricsSpool {
       [("newer", "\(summary.newerRecords)"), ("damaged", "\(summary.damagedRecords)")])
   }
 }
+
+/// What a read of the metrics journal met (``MetricsSpool/forEachSample(from:through:_:)``).
+public struct MetricsReadSummary: Sendable, Hashable {
+  /// Samples handed to the caller.
+  public var samples = 0
+  /// Journal records read (one per flush, or more for a large one).
+  public var records = 0
+  /// Records of a later format version: kept in the journal, not decoded.
+  public var newerRecords = 0
+  /// Records this format cannot have written: kept in the journal, not decoded.
+  public var damagedRecords = 0
+  /// The sequence of the last record read, or 0.
+  public var lastSequence: UInt64 = 0
+
+  /// An empty summary.
+  public init() {}
+}
+
+/// What ``MetricsSpool/open(directory:fileSystem:options:events:)`` found.
+public struct MetricsRecovery: Sendable, Hashable {
+  /// Why the live files were rebuilt from the journal's last synced samples (a restart of the
+  /// machine, a first open, damage), or nil when those of this boot were adopted as they were.
+  public var rebuiltReason: String?
+  /// Why the live file could not be used at all (series then live in memory), or nil.
+  public var liveFileError: String?
+  /// How many series the spool continued.
+  public var series = 0
+
+  /// An empty report.
+  public init() {}
+}
+
+/// The last sample of every series, as the metrics journal holds them: what a spool continues
+/// from when its live file cannot be trusted, and the snapshot kept when older samples are
+/// dropped.
+struct MetricsLastSamples {
+  private var samples: [MetricSeriesKey: MetricSample] = [:]
+  /// The series in the order they first appeared, so a rebuild is deterministic.
+  private var order: [MetricSeriesKey] = []
+
+  /// Keeps `sample` as its series' last (a later sample replaces an earlier one).
+  mutating func take(_ sample: MetricSample) {
+    let key = MetricSeriesKey(sample)
+    if samples.updateValue(sample, forKey: key) == nil { order.append(key) }
+  }
+
+  /// Every series' last sample, in first-appearance order.
+  var all: [MetricSample] { order.compactMap { samples[$0] } }
+
+  /// How many series.
+  var count: Int { order.count }
+}

@@ -53,7 +53,7 @@ public import StoicStore
 /// when a live file is full, makes the next one: a file creation). ``flush()`` and ``close()``
 /// block on the journal's sync: call them from a thread that may block, never from Swift's
 /// cooperative pool (an async caller hands them to a `BlockingExecutor`). The interval flush
-/// runs on a dispatch queue of its own.
+/// runs on a `BlockingExecutor` of its own (one thread), woken by a task that sleeps.
 public final class MetricsSpool: Sendable {
   /// The spool's directory: the live files and the journal of samples (`samples/`).
   public let directory: String

@@ -301,3 +301,93 @@ public final class SpoolDropCounters: Sendable {
     }
   }
 }
+
+extension SpoolDropCounters {
+  /// What a drop counters file holds, read without opening it (``open(path:fileSystem:events:)``
+  /// would set a damaged file aside): what `stoic inspect` shows.
+  public enum Stored: Sendable, Hashable {
+    /// The counts; `pendingRecords` is the count of a removal recorded as under way (the next
+    /// open settles it), if any.
+    case counts(SpoolDropCounts, pendingRecords: UInt64?)
+    /// There is no file.
+    case missing
+    /// A newer build wrote it (the next open sets it aside and counts from zero).
+    case newerVersion(UInt8)
+    /// No copy in it checks (the next open sets it aside and counts from zero).
+    case damaged(String)
+  }
+
+  /// Reads the drop counters file at `path` without changing it.
+  ///
+  /// - Throws: The file system's errors (a permission, an I/O error).
+  public static func readStored(path: String, fileSystem: any FileSystem) throws(StoreError)
+    -> Stored
+  {
+    guard let bytes = try fileSystem.readWholeFile(path) else { return .missing }
+    switch SpoolDropCountersFormat.decode(bytes).contents {
+    case .valid(let record): return .counts(record.counts, pendingRecords: record.pending?.count)
+    case .newerVersion(let version): return .newerVersion(version)
+    case .damaged(let why): return .damaged(why)
+    }
+  }
+}
+
+/// How many records a spool dropped, per reason, over its whole life (the counts survive
+/// restarts, see ``SpoolDropCounters``).
+public struct SpoolDropCounts: Sendable, Hashable, CustomStringConvertible {
+  /// Every counter slot of the file, those of reasons this build does not know included (a
+  /// newer build's), so that they are written back as they were.
+  var slots: [UInt64]
+
+  /// All zero.
+  public init() {
+    slots = Array(repeating: 0, count: SpoolDropCountersFormat.counterSlots)
+  }
+
+  /// The records dropped for `reason`.
+  public subscript(reason: SpoolDropReason) -> UInt64 {
+    get { slots[reason.rawValue] }
+    set { slots[reason.rawValue] = newValue }
+  }
+
+  /// Dropped by the byte limit.
+  public var quota: UInt64 { self[.quota] }
+  /// Dropped by the age limit.
+  public var age: UInt64 { self[.age] }
+  /// Dropped after a disk error.
+  public var diskError: UInt64 { self[.diskError] }
+  /// Dropped because they could not be encoded.
+  public var encoding: UInt64 { self[.encoding] }
+  /// Every drop, of every reason (those of a newer build's reasons included).
+  public var total: UInt64 { slots.reduce(0, &+) }
+
+  /// `quota=N age=N disk_error=N encoding=N`.
+  public var description: String {
+    SpoolDropReason.allCases.map { "\($0)=\(self[$0])" }.joined(separator: " ")
+  }
+}
+
+/// Why records were dropped: each reason has its own persistent counter in
+/// ``SpoolDropCounters``.
+public enum SpoolDropReason: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+  /// The spool was at its byte limit (``LogSpoolOptions/byteLimit``): the oldest records were
+  /// removed, or a new one was refused, as ``LogSpoolOptions/whenFull`` says.
+  case quota = 0
+  /// The records were older than ``LogSpoolOptions/maximumAge``.
+  case age = 1
+  /// Writing failed (disk full, an I/O error, a journal poisoned by a failed sync), or the
+  /// spool was not writable until it recovered.
+  case diskError = 2
+  /// The record could not be encoded (larger than the journal's largest record).
+  case encoding = 3
+
+  /// The name in events and metrics: `quota`, `age`, `disk_error`, `encoding`.
+  public var description: String {
+    switch self {
+    case .quota: "quota"
+    case .age: "age"
+    case .diskError: "disk_error"
+    case .encoding: "encoding"
+    }
+  }
+}

@@ -206,3 +206,31 @@ public final class TelemetrySpool: Sendable {
     if !closed.withLock({ $0 }) { try? close() }
   }
 }
+
+/// How a ``TelemetrySpool`` is opened: the options of its log spool and of its metrics spool.
+public struct TelemetryOptions: Sendable {
+  /// The log spool's options.
+  public var logs: LogSpoolOptions
+  /// The metrics spool's options.
+  public var metrics: MetricsOptions
+
+  /// Creates options; every parameter has the default described on its property.
+  public init(logs: LogSpoolOptions = LogSpoolOptions(), metrics: MetricsOptions = MetricsOptions())
+  {
+    self.logs = logs
+    self.metrics = metrics
+  }
+}
+
+/// Holds the events raised while a spool opens, before its log spool exists to write them.
+final class EarlyEvents: Sendable {
+  private let stored = SleepingLock<[StoreEvent]>([])
+
+  /// A sink that keeps every event raised into it.
+  var sink: EventSink {
+    EventSink { [stored] event in stored.withLock { $0.append(event) } }
+  }
+
+  /// The events kept, in order.
+  var events: [StoreEvent] { stored.withLock { $0 } }
+}

@@ -10,6 +10,11 @@ public struct StoicShutdownReport: Sendable {
   /// the final one included.
   public var delivered = ForwardingReport()
   /// Log records left in the spool (durable), forwarded by the next run or `stoic drain`.
+  ///
+  /// It counts the spool's own event records too (label `LogSpool.eventLabel`): an event the
+  /// shutdown itself raises after the final drain formed its last batch (the release of what it
+  /// delivered, a journal's background work) is written into the spool and left for the next
+  /// start, so a shutdown that delivered every record the app logged may report one or two.
   public var logRecordsLeft: UInt64 = 0
   /// Metrics journal records (each a sample of one or more series) left in the spool.
   public var metricRecordsLeft: UInt64 = 0

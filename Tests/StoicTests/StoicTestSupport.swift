@@ -31,6 +31,25 @@ enum StoicTestSupport {
     try await collector.stop()
   }
 
+  /// The labels of the log records left in the spool at `directory` (after its low-water
+  /// mark), read by opening it again once it was closed; `<unreadable>` for a record that does
+  /// not decode.
+  static func labelsLeft(inSpool directory: String) throws -> [String] {
+    let spool = try TelemetrySpool.open(at: directory)
+    defer { try? spool.close() }
+    var labels: [String] = []
+    try spool.logs.forEachRecord(from: spool.logs.lowWaterMark + 1) { entry in
+      labels.append(entry.record?.label ?? "<unreadable>")
+    }
+    return labels
+  }
+
+  /// Whether every log record left in the spool at `directory` is one of the spool's own event
+  /// records (which a shutdown may raise after its final drain), none an app's.
+  static func onlySpoolEventsLeft(inSpool directory: String) throws -> Bool {
+    try labelsLeft(inSpool: directory).allSatisfy { $0 == LogSpool.eventLabel }
+  }
+
   /// The `seq` metadata of every record labelled `label` the collector holds, in arrival order.
   static func delivered(_ collector: Collector, label: String) throws -> [Int] {
     try collector.archive.logRecords().compactMap { received -> Int? in

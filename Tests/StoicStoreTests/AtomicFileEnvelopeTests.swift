@@ -31,6 +31,25 @@ struct AtomicFileEnvelopeTests {
 
   static let validEnvelope = AtomicFile.envelope(Array("abcdef".utf8))
 
+  @Test("refuses reserved bytes that are not zero, even under a checksum that matches them")
+  func reservedBytesMustBeZero() throws {
+    // The fuzzer's find: a forged envelope whose checksum covers a nonzero reserved byte.
+    let payload = Array("thme\":\u{AA}d\"ark*}".utf8)
+    for index in 5..<8 {
+      var header: [UInt8] = [1, 0, 0, 0]
+      header[index - 4] = 0xF6
+      var length: [UInt8] = []
+      for shift in stride(from: 0, to: 64, by: 8) {
+        length.append(UInt8(truncatingIfNeeded: UInt64(payload.count) >> UInt64(shift)))
+      }
+      let crc = CRC32C.checksum(payload, continuing: CRC32C.checksum(header + length))
+      let forged =
+        Array("STAF".utf8) + header + length
+        + [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: crc >> UInt32($0)) } + payload
+      #expect(throws: StoreError.self) { try AtomicFile.openEnvelope(forged) }
+    }
+  }
+
   static let badInputs: [(String, [UInt8])] = [
     ("empty", []),
     ("truncated header", Array(validEnvelope.prefix(11))),

@@ -24,7 +24,7 @@ extension AtomicFile {
   /// Opens a `STAF` envelope and returns its payload.
   ///
   /// - Throws: ``StoreError/Code/corrupt`` naming the first check that failed: an empty or
-  ///   short file, the wrong magic, an unknown version, a length that does not match the file
+  ///   short file, the wrong magic, an unknown version, reserved bytes that are not zero, a length that does not match the file
   ///   (it must be exactly 20 + length bytes), or a checksum mismatch.
   public static func openEnvelope(_ bytes: [UInt8]) throws(StoreError) -> [UInt8] {
     guard !bytes.isEmpty else { throw StoreError(.corrupt, "empty file") }
@@ -36,6 +36,11 @@ extension AtomicFile {
     }
     guard bytes[4] == envelopeVersion else {
       throw StoreError(.corrupt, "unknown envelope version \(bytes[4])")
+    }
+    // The writer stores zeros there: an envelope with other reserved bytes is not one it
+    // wrote (a payload has exactly one encoding).
+    guard bytes[5] == 0, bytes[6] == 0, bytes[7] == 0 else {
+      throw StoreError(.corrupt, "reserved envelope bytes are not zero")
     }
     guard let length = bytes.readLittleEndian(UInt64.self, at: 8),
       let stored = bytes.readLittleEndian(UInt32.self, at: 16)

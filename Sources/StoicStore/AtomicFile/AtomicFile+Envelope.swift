@@ -24,8 +24,9 @@ extension AtomicFile {
   /// Opens a `STAF` envelope and returns its payload.
   ///
   /// - Throws: ``StoreError/Code/corrupt`` naming the first check that failed: an empty or
-  ///   short file, the wrong magic, an unknown version, reserved bytes that are not zero, a length that does not match the file
-  ///   (it must be exactly 20 + length bytes), or a checksum mismatch.
+  ///   short file, the wrong magic, an unknown version, reserved bytes that are not zero, a
+  ///   length that does not match the file (it must be exactly 20 + length bytes), or a checksum
+  ///   mismatch.
   public static func openEnvelope(_ bytes: [UInt8]) throws(StoreError) -> [UInt8] {
     guard !bytes.isEmpty else { throw StoreError(.corrupt, "empty file") }
     guard bytes.count >= envelopeHeaderSize else {

@@ -4,7 +4,23 @@ extension AtomicFile {
   /// The envelope's format version.
   static let envelopeVersion: UInt8 = 1
   /// magic (4) + version (1) + reserved (3) + length (8) + crc32c (4).
-  public static let envelopeHeaderSize = 20
+  public static let envelopeHeaderSize = EnvelopeOffset.payload
+
+  /// The envelope header's fields, by byte offset.
+  enum EnvelopeOffset {
+    /// `"STAF"`, 4 bytes.
+    static let magic = 0..<4
+    /// The format version, 1 byte.
+    static let version = 4
+    /// Three bytes the writer stores as zeros.
+    static let reserved = 5..<8
+    /// The payload's length, `u64` little-endian.
+    static let length = 8
+    /// The CRC32C of the bytes from `version` up to `crc` and of the payload, `u32`.
+    static let crc = 16
+    /// The first payload byte.
+    static let payload = 20
+  }
 
   /// Wraps a payload in the `STAF` envelope:
   /// `"STAF" | version:u8 | 0,0,0 | length:u64 | crc32c:u32 | payload`, little-endian, where
@@ -32,19 +48,19 @@ extension AtomicFile {
     guard bytes.count >= envelopeHeaderSize else {
       throw StoreError(.corrupt, "\(bytes.count) bytes is shorter than the envelope header")
     }
-    guard bytes[0..<4].elementsEqual(magic) else {
+    guard bytes[EnvelopeOffset.magic].elementsEqual(magic) else {
       throw StoreError(.corrupt, "wrong magic (not a STAF envelope)")
     }
-    guard bytes[4] == envelopeVersion else {
-      throw StoreError(.corrupt, "unknown envelope version \(bytes[4])")
+    guard bytes[EnvelopeOffset.version] == envelopeVersion else {
+      throw StoreError(.corrupt, "unknown envelope version \(bytes[EnvelopeOffset.version])")
     }
     // The writer stores zeros there: an envelope with other reserved bytes is not one it
     // wrote (a payload has exactly one encoding).
-    guard bytes[5] == 0, bytes[6] == 0, bytes[7] == 0 else {
+    guard bytes[EnvelopeOffset.reserved].allSatisfy({ $0 == 0 }) else {
       throw StoreError(.corrupt, "reserved envelope bytes are not zero")
     }
-    guard let length = bytes.readLittleEndian(UInt64.self, at: 8),
-      let stored = bytes.readLittleEndian(UInt32.self, at: 16)
+    guard let length = bytes.readLittleEndian(UInt64.self, at: EnvelopeOffset.length),
+      let stored = bytes.readLittleEndian(UInt32.self, at: EnvelopeOffset.crc)
     else { throw StoreError(.corrupt, "short envelope header") }
     guard length == UInt64(bytes.count - envelopeHeaderSize) else {
       throw StoreError(
@@ -56,7 +72,8 @@ extension AtomicFile {
     let crc = bytes.withUnsafeBytes { raw in
       CRC32C.checksum(
         UnsafeRawBufferPointer(rebasing: raw[envelopeHeaderSize...]),
-        continuing: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[4..<16])))
+        continuing: CRC32C.checksum(
+          UnsafeRawBufferPointer(rebasing: raw[EnvelopeOffset.version..<EnvelopeOffset.crc])))
     }
     guard crc == stored else {
       throw StoreError(.corrupt, "checksum mismatch (stored \(stored), computed \(crc))")

@@ -131,12 +131,12 @@ extension SpoolBatchSource {
     var unreadable = 0
     var failure: StoreError?
     var metadata: [(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)] = []
-    OTLPLogsProtobuf.writeRequest(resource: resource, scope: scope, to: &writer) { writer in
+    OTLPCommonProtobuf.writeRequest(resource: resource, scope: scope, to: &writer) { writer in
       do throws(StoreError) {
         try spool.logs.forEachEncodedRecord(from: range.first, through: range.last) {
           (sequence, bytes) in
           records += 1
-          let slot = writer.beginMessage(OTLPLogsProtobuf.ScopeLogsField.logRecords)
+          let slot = writer.beginMessage(OTLPCommonProtobuf.ScopeGroupField.items)
           if let fields = LogRecordFormat.fields(of: bytes, metadata: &metadata) {
             LogRecordMapping.writeProtobuf(
               fields, sequence: sequence, metadata: metadata, codeAttributes: codeAttributes,

@@ -52,17 +52,7 @@ extension DeliveryResponse {
     }
     let encoding =
       response.headers["Content-Type"].flatMap { OTLPEncoding(contentType: $0) } ?? .protobuf
-    let partial: (rejected: Int64, message: String)? =
-      switch signal {
-      case .logs:
-        (try? OTLP.ExportLogsServiceResponse(decoding: body, as: encoding))?.partialSuccess.map {
-          ($0.rejectedLogRecords, $0.errorMessage)
-        }
-      case .metrics:
-        (try? OTLP.ExportMetricsServiceResponse(decoding: body, as: encoding))?.partialSuccess.map {
-          ($0.rejectedDataPoints, $0.errorMessage)
-        }
-      }
+    let partial = signal.forwarded.partialSuccess(in: body, as: encoding)
     guard let partial, partial.rejected != 0 || !partial.message.isEmpty else { return nil }
     return partial
   }

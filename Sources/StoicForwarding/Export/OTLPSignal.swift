@@ -6,10 +6,14 @@ public enum OTLPSignal: String, Sendable, Hashable, CaseIterable {
   case metrics
 
   /// OTLP's default path for the signal.
-  public var defaultPath: String {
+  public var defaultPath: String { forwarded.defaultPath }
+
+  /// The signal's code (its path, how its response is read, how the forwarder sends it): the
+  /// one place an OTLP signal meets it.
+  var forwarded: any ForwardedSignal.Type {
     switch self {
-    case .logs: "/v1/logs"
-    case .metrics: "/v1/metrics"
+    case .logs: LogsSignal.self
+    case .metrics: MetricsSignal.self
     }
   }
 }

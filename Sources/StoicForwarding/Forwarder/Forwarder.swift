@@ -514,11 +514,7 @@ public actor Forwarder {
       guard case .delivered = classification else { return }
       report.batchesDelivered += 1
       report.unreadableRecords += unreadable
-      if range.stream == .logs {
-        report.logRecordsDelivered += records
-      } else {
-        report.dataPointsDelivered += records
-      }
+      range.stream.forwarded.countDelivered(records, in: &report)
     }
     if unreadable > 0, case .delivered = classification {
       events.emit(

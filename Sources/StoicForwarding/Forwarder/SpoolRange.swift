@@ -38,26 +38,20 @@ public enum SpoolStream: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
   case metrics = 2
 
   /// `logs` or `metrics`.
-  public var description: String {
-    switch self {
-    case .logs: "logs"
-    case .metrics: "metrics"
-    }
-  }
+  public var description: String { forwarded.name }
 
   /// The one-letter tag the stream has in an idempotency key.
-  var keyTag: String {
-    switch self {
-    case .logs: "l"
-    case .metrics: "m"
-    }
-  }
+  var keyTag: String { forwarded.keyTag }
 
   /// The OTLP signal the stream is sent as.
-  public var signal: OTLPSignal {
+  public var signal: OTLPSignal { forwarded.signal }
+
+  /// The signal the stream's records are forwarded as (its range in the spool, its batches,
+  /// their encoding and release): the one place the persisted tag meets its code.
+  var forwarded: any ForwardedSignal.Type {
     switch self {
-    case .logs: .logs
-    case .metrics: .metrics
+    case .logs: LogsSignal.self
+    case .metrics: MetricsSignal.self
     }
   }
 }

@@ -385,4 +385,117 @@ enum OTLPCommonJSON {
     try reader.finish()
     return message
   }
+
+  // MARK: Resource → Scope → item
+
+  /// Writes an `Export…ServiceRequest` object of `groups`, each item by `item` (its object).
+  static func writeRequest<Group: OTLPResourceGroup>(
+    _ groups: [Group], to writer: inout JSONWriter,
+    item: (Group.ScopeGroup.Item, inout JSONWriter) -> Void
+  ) {
+    writer.object { object in
+      guard !groups.isEmpty else { return }
+      object.key(Group.requestKey)
+      object.array { array in
+        for group in groups { writeResourceGroup(group, to: &array, item: item) }
+      }
+    }
+  }
+
+  private static func writeResourceGroup<Group: OTLPResourceGroup>(
+    _ group: Group, to writer: inout JSONWriter,
+    item: (Group.ScopeGroup.Item, inout JSONWriter) -> Void
+  ) {
+    writer.object { object in
+      if let resource = group.resource {
+        object.key("resource")
+        write(resource, to: &object)
+      }
+      if !group.scopeGroups.isEmpty {
+        object.key(Group.scopesKey)
+        object.array { array in
+          for scopeGroup in group.scopeGroups {
+            writeScopeGroup(scopeGroup, to: &array, item: item)
+          }
+        }
+      }
+      writeString("schemaUrl", group.schemaUrl, to: &object)
+    }
+  }
+
+  private static func writeScopeGroup<Scope: OTLPScopeGroup>(
+    _ scopeGroup: Scope, to writer: inout JSONWriter, item: (Scope.Item, inout JSONWriter) -> Void
+  ) {
+    writer.object { object in
+      if let scope = scopeGroup.scope {
+        object.key("scope")
+        write(scope, to: &object)
+      }
+      if !scopeGroup.items.isEmpty {
+        object.key(Scope.itemsKey)
+        object.array { array in
+          for element in scopeGroup.items { item(element, &array) }
+        }
+      }
+      writeString("schemaUrl", scopeGroup.schemaUrl, to: &object)
+    }
+  }
+
+  /// Reads the groups of an `Export…ServiceRequest` object, each item by `item`.
+  static func readRequest<Group: OTLPResourceGroup>(
+    _ reader: inout JSONReader,
+    item: (inout JSONReader) throws(ForwardingError) -> Group.ScopeGroup.Item
+  ) throws(ForwardingError) -> [Group] {
+    let requestKey = "\(Group.requestKey)"
+    var groups: [Group] = []
+    try readObject(&reader) { (key, reader) throws(ForwardingError) in
+      guard key == requestKey else { return false }
+      try readArray(&reader) { (reader) throws(ForwardingError) in
+        groups.append(try readResourceGroup(&reader, item: item))
+      }
+      return true
+    }
+    return groups
+  }
+
+  private static func readResourceGroup<Group: OTLPResourceGroup>(
+    _ reader: inout JSONReader,
+    item: (inout JSONReader) throws(ForwardingError) -> Group.ScopeGroup.Item
+  ) throws(ForwardingError) -> Group {
+    let scopesKey = "\(Group.scopesKey)"
+    var group = Group()
+    try readObject(&reader) { (key, reader) throws(ForwardingError) in
+      switch key {
+      case "resource": group.resource = try readResource(&reader)
+      case scopesKey:
+        try readArray(&reader) { (reader) throws(ForwardingError) in
+          group.scopeGroups.append(try readScopeGroup(&reader, item: item))
+        }
+      case "schemaUrl": group.schemaUrl = try reader.readString()
+      default: return false
+      }
+      return true
+    }
+    return group
+  }
+
+  private static func readScopeGroup<Scope: OTLPScopeGroup>(
+    _ reader: inout JSONReader, item: (inout JSONReader) throws(ForwardingError) -> Scope.Item
+  ) throws(ForwardingError) -> Scope {
+    let itemsKey = "\(Scope.itemsKey)"
+    var scopeGroup = Scope()
+    try readObject(&reader) { (key, reader) throws(ForwardingError) in
+      switch key {
+      case "scope": scopeGroup.scope = try readScope(&reader)
+      case itemsKey:
+        try readArray(&reader) { (reader) throws(ForwardingError) in
+          scopeGroup.items.append(try item(&reader))
+        }
+      case "schemaUrl": scopeGroup.schemaUrl = try reader.readString()
+      default: return false
+      }
+      return true
+    }
+    return scopeGroup
+  }
 }

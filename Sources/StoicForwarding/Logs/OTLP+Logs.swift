@@ -159,3 +159,22 @@ extension OTLP {
     public static let fatal = SeverityNumber(rawValue: 21)
   }
 }
+
+extension OTLP.ResourceLogs: OTLPResourceGroup {
+  init() { self.init(resource: nil) }
+  var scopeGroups: [OTLP.ScopeLogs] {
+    get { scopeLogs }
+    set { scopeLogs = newValue }
+  }
+  static var requestKey: StaticString { "resourceLogs" }
+  static var scopesKey: StaticString { "scopeLogs" }
+}
+
+extension OTLP.ScopeLogs: OTLPScopeGroup {
+  init() { self.init(scope: nil) }
+  var items: [OTLP.LogRecord] {
+    get { logRecords }
+    set { logRecords = newValue }
+  }
+  static var itemsKey: StaticString { "logRecords" }
+}

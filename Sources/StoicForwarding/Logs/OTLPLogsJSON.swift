@@ -5,45 +5,7 @@ enum OTLPLogsJSON {
   // MARK: Writing
 
   static func write(_ request: OTLP.ExportLogsServiceRequest, to writer: inout JSONWriter) {
-    writer.object { object in
-      guard !request.resourceLogs.isEmpty else { return }
-      object.key("resourceLogs")
-      object.array { array in
-        for resourceLogs in request.resourceLogs { write(resourceLogs, to: &array) }
-      }
-    }
-  }
-
-  static func write(_ resourceLogs: OTLP.ResourceLogs, to writer: inout JSONWriter) {
-    writer.object { object in
-      if let resource = resourceLogs.resource {
-        object.key("resource")
-        OTLPCommonJSON.write(resource, to: &object)
-      }
-      if !resourceLogs.scopeLogs.isEmpty {
-        object.key("scopeLogs")
-        object.array { array in
-          for scopeLogs in resourceLogs.scopeLogs { write(scopeLogs, to: &array) }
-        }
-      }
-      OTLPCommonJSON.writeString("schemaUrl", resourceLogs.schemaUrl, to: &object)
-    }
-  }
-
-  static func write(_ scopeLogs: OTLP.ScopeLogs, to writer: inout JSONWriter) {
-    writer.object { object in
-      if let scope = scopeLogs.scope {
-        object.key("scope")
-        OTLPCommonJSON.write(scope, to: &object)
-      }
-      if !scopeLogs.logRecords.isEmpty {
-        object.key("logRecords")
-        object.array { array in
-          for record in scopeLogs.logRecords { write(record, to: &array) }
-        }
-      }
-      OTLPCommonJSON.writeString("schemaUrl", scopeLogs.schemaUrl, to: &object)
-    }
+    OTLPCommonJSON.writeRequest(request.resourceLogs, to: &writer, item: write(_:to:))
   }
 
   static func write(_ record: OTLP.LogRecord, to writer: inout JSONWriter) {
@@ -83,53 +45,8 @@ enum OTLPLogsJSON {
   static func readRequest(_ reader: inout JSONReader) throws(ForwardingError)
     -> OTLP.ExportLogsServiceRequest
   {
-    var request = OTLP.ExportLogsServiceRequest()
-    try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
-      guard key == "resourceLogs" else { return false }
-      try OTLPCommonJSON.readArray(&reader) { (reader) throws(ForwardingError) in
-        request.resourceLogs.append(try readResourceLogs(&reader))
-      }
-      return true
-    }
-    return request
-  }
-
-  static func readResourceLogs(_ reader: inout JSONReader) throws(ForwardingError)
-    -> OTLP.ResourceLogs
-  {
-    var resourceLogs = OTLP.ResourceLogs()
-    try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
-      switch key {
-      case "resource": resourceLogs.resource = try OTLPCommonJSON.readResource(&reader)
-      case "scopeLogs":
-        try OTLPCommonJSON.readArray(&reader) { (reader) throws(ForwardingError) in
-          resourceLogs.scopeLogs.append(try readScopeLogs(&reader))
-        }
-      case "schemaUrl": resourceLogs.schemaUrl = try reader.readString()
-      default: return false
-      }
-      return true
-    }
-    return resourceLogs
-  }
-
-  static func readScopeLogs(_ reader: inout JSONReader) throws(ForwardingError)
-    -> OTLP.ScopeLogs
-  {
-    var scopeLogs = OTLP.ScopeLogs()
-    try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
-      switch key {
-      case "scope": scopeLogs.scope = try OTLPCommonJSON.readScope(&reader)
-      case "logRecords":
-        try OTLPCommonJSON.readArray(&reader) { (reader) throws(ForwardingError) in
-          scopeLogs.logRecords.append(try readLogRecord(&reader))
-        }
-      case "schemaUrl": scopeLogs.schemaUrl = try reader.readString()
-      default: return false
-      }
-      return true
-    }
-    return scopeLogs
+    OTLP.ExportLogsServiceRequest(
+      resourceLogs: try OTLPCommonJSON.readRequest(&reader, item: readLogRecord))
   }
 
   static func readLogRecord(_ reader: inout JSONReader) throws(ForwardingError)

@@ -4,25 +4,6 @@
 /// field numbers of those files. Fields are written in field-number order, as protoc's
 /// encoders write them.
 enum OTLPLogsProtobuf {
-  /// `ExportLogsServiceRequest`.
-  enum ExportLogsServiceRequestField {
-    static let resourceLogs = 1
-  }
-
-  /// `ResourceLogs`.
-  enum ResourceLogsField {
-    static let resource = 1
-    static let scopeLogs = 2
-    static let schemaUrl = 3
-  }
-
-  /// `ScopeLogs`.
-  enum ScopeLogsField {
-    static let scope = 1
-    static let logRecords = 2
-    static let schemaUrl = 3
-  }
-
   /// `LogRecord`.
   enum LogRecordField {
     static let timeUnixNano = 1  // fixed64
@@ -51,51 +32,7 @@ enum OTLPLogsProtobuf {
   // MARK: Writing
 
   static func write(_ request: OTLP.ExportLogsServiceRequest, to writer: inout ProtobufWriter) {
-    for resourceLogs in request.resourceLogs {
-      writer.message(ExportLogsServiceRequestField.resourceLogs) { message in
-        if let resource = resourceLogs.resource {
-          message.message(ResourceLogsField.resource) {
-            OTLPCommonProtobuf.write(resource, to: &$0)
-          }
-        }
-        for scopeLogs in resourceLogs.scopeLogs {
-          message.message(ResourceLogsField.scopeLogs) { write(scopeLogs, to: &$0) }
-        }
-        message.string(ResourceLogsField.schemaUrl, resourceLogs.schemaUrl)
-      }
-    }
-  }
-
-  /// A request of one `ResourceLogs` with one `ScopeLogs`, whose log records `records` writes
-  /// (each as a whole field: ``ScopeLogsField/logRecords``, its length, its fields): the same
-  /// bytes as the request holding those records written by ``write(_:to:)-(OTLP.ExportLogsServiceRequest,_)``.
-  static func writeRequest(
-    resource: OTLP.Resource, scope: OTLP.InstrumentationScope,
-    to writer: inout ProtobufWriter, records: (inout ProtobufWriter) -> Void
-  ) {
-    writer.message(ExportLogsServiceRequestField.resourceLogs) { message in
-      message.message(ResourceLogsField.resource) {
-        OTLPCommonProtobuf.write(resource, to: &$0)
-      }
-      message.message(ResourceLogsField.scopeLogs) { scopeLogs in
-        scopeLogs.message(ScopeLogsField.scope) { OTLPCommonProtobuf.write(scope, to: &$0) }
-        records(&scopeLogs)
-      }
-    }
-  }
-
-  static func write(_ scopeLogs: OTLP.ScopeLogs, to writer: inout ProtobufWriter) {
-    if let scope = scopeLogs.scope {
-      writer.message(ScopeLogsField.scope) { OTLPCommonProtobuf.write(scope, to: &$0) }
-    }
-    scopeLogs.logRecords.withUnsafeBufferPointer { records in
-      for index in records.indices {
-        let slot = writer.beginMessage(ScopeLogsField.logRecords)
-        write(records[index], to: &writer)
-        writer.endMessage(slot)
-      }
-    }
-    writer.string(ScopeLogsField.schemaUrl, scopeLogs.schemaUrl)
+    OTLPCommonProtobuf.writeRequest(request.resourceLogs, to: &writer, item: write(_:to:))
   }
 
   static func write(_ record: OTLP.LogRecord, to writer: inout ProtobufWriter) {
@@ -128,56 +65,8 @@ enum OTLPLogsProtobuf {
   static func read(_ reader: inout ProtobufReader) throws(ForwardingError)
     -> OTLP.ExportLogsServiceRequest
   {
-    var request = OTLP.ExportLogsServiceRequest()
-    while let (number, wireType) = try reader.nextField() {
-      if number == ExportLogsServiceRequestField.resourceLogs, wireType == .lengthDelimited {
-        var message = try reader.message()
-        request.resourceLogs.append(try readResourceLogs(&message))
-      } else {
-        try reader.skip(wireType, field: number)
-      }
-    }
-    return request
-  }
-
-  static func readResourceLogs(_ reader: inout ProtobufReader) throws(ForwardingError)
-    -> OTLP.ResourceLogs
-  {
-    var resourceLogs = OTLP.ResourceLogs()
-    while let (number, wireType) = try reader.nextField() {
-      switch (number, wireType) {
-      case (ResourceLogsField.resource, .lengthDelimited):
-        try OTLPCommonProtobuf.merge(&resourceLogs.resource, from: &reader)
-      case (ResourceLogsField.scopeLogs, .lengthDelimited):
-        var message = try reader.message()
-        resourceLogs.scopeLogs.append(try readScopeLogs(&message))
-      case (ResourceLogsField.schemaUrl, .lengthDelimited):
-        resourceLogs.schemaUrl = try reader.string()
-      default:
-        try reader.skip(wireType, field: number)
-      }
-    }
-    return resourceLogs
-  }
-
-  static func readScopeLogs(_ reader: inout ProtobufReader) throws(ForwardingError)
-    -> OTLP.ScopeLogs
-  {
-    var scopeLogs = OTLP.ScopeLogs()
-    while let (number, wireType) = try reader.nextField() {
-      switch (number, wireType) {
-      case (ScopeLogsField.scope, .lengthDelimited):
-        try OTLPCommonProtobuf.merge(&scopeLogs.scope, from: &reader)
-      case (ScopeLogsField.logRecords, .lengthDelimited):
-        var message = try reader.message()
-        scopeLogs.logRecords.append(try readLogRecord(&message))
-      case (ScopeLogsField.schemaUrl, .lengthDelimited):
-        scopeLogs.schemaUrl = try reader.string()
-      default:
-        try reader.skip(wireType, field: number)
-      }
-    }
-    return scopeLogs
+    OTLP.ExportLogsServiceRequest(
+      resourceLogs: try OTLPCommonProtobuf.readRequest(&reader, item: readLogRecord))
   }
 
   static func readLogRecord(_ reader: inout ProtobufReader) throws(ForwardingError)

@@ -25,7 +25,7 @@ package enum OTLPLogsProtobufSummary {
     var reader = ProtobufReader(bytes)
     var resources: [ResourceCount] = []
     while let (number, wireType) = try reader.nextField() {
-      if number == OTLPLogsProtobuf.ExportLogsServiceRequestField.resourceLogs,
+      if number == OTLPCommonProtobuf.RequestField.resourceGroups,
         wireType == .lengthDelimited
       {
         var message = try reader.message()
@@ -38,6 +38,7 @@ package enum OTLPLogsProtobufSummary {
   }
 
   private typealias Field = OTLPLogsProtobuf
+  private typealias Nesting = OTLPCommonProtobuf
 
   private static func resourceLogs(_ reader: inout ProtobufReader) throws(ForwardingError)
     -> ResourceCount
@@ -45,12 +46,12 @@ package enum OTLPLogsProtobufSummary {
     var count = ResourceCount(resource: nil, logRecords: 0)
     while let (number, wireType) = try reader.nextField() {
       switch (number, wireType) {
-      case (Field.ResourceLogsField.resource, .lengthDelimited):
+      case (Nesting.ResourceGroupField.resource, .lengthDelimited):
         try OTLPCommonProtobuf.merge(&count.resource, from: &reader)
-      case (Field.ResourceLogsField.scopeLogs, .lengthDelimited):
+      case (Nesting.ResourceGroupField.scopeGroups, .lengthDelimited):
         var message = try reader.message()
         count.logRecords += try scopeLogs(&message)
-      case (Field.ResourceLogsField.schemaUrl, .lengthDelimited):
+      case (Nesting.ResourceGroupField.schemaUrl, .lengthDelimited):
         try checkString(&reader)
       default:
         try reader.skip(wireType, field: number)
@@ -65,13 +66,13 @@ package enum OTLPLogsProtobufSummary {
     var scope: OTLP.InstrumentationScope?
     while let (number, wireType) = try reader.nextField() {
       switch (number, wireType) {
-      case (Field.ScopeLogsField.scope, .lengthDelimited):
+      case (Nesting.ScopeGroupField.scope, .lengthDelimited):
         try OTLPCommonProtobuf.merge(&scope, from: &reader)
-      case (Field.ScopeLogsField.logRecords, .lengthDelimited):
+      case (Nesting.ScopeGroupField.items, .lengthDelimited):
         var message = try reader.message()
         try logRecord(&message)
         records += 1
-      case (Field.ScopeLogsField.schemaUrl, .lengthDelimited):
+      case (Nesting.ScopeGroupField.schemaUrl, .lengthDelimited):
         try checkString(&reader)
       default:
         try reader.skip(wireType, field: number)

@@ -271,3 +271,22 @@ extension OTLP {
     public static let cumulative = AggregationTemporality(rawValue: 2)
   }
 }
+
+extension OTLP.ResourceMetrics: OTLPResourceGroup {
+  init() { self.init(resource: nil) }
+  var scopeGroups: [OTLP.ScopeMetrics] {
+    get { scopeMetrics }
+    set { scopeMetrics = newValue }
+  }
+  static var requestKey: StaticString { "resourceMetrics" }
+  static var scopesKey: StaticString { "scopeMetrics" }
+}
+
+extension OTLP.ScopeMetrics: OTLPScopeGroup {
+  init() { self.init(scope: nil) }
+  var items: [OTLP.Metric] {
+    get { metrics }
+    set { metrics = newValue }
+  }
+  static var itemsKey: StaticString { "metrics" }
+}

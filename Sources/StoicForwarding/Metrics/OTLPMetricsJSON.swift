@@ -6,45 +6,7 @@ enum OTLPMetricsJSON {
   // MARK: Writing
 
   static func write(_ request: OTLP.ExportMetricsServiceRequest, to writer: inout JSONWriter) {
-    writer.object { object in
-      guard !request.resourceMetrics.isEmpty else { return }
-      object.key("resourceMetrics")
-      object.array { array in
-        for resourceMetrics in request.resourceMetrics { write(resourceMetrics, to: &array) }
-      }
-    }
-  }
-
-  static func write(_ resourceMetrics: OTLP.ResourceMetrics, to writer: inout JSONWriter) {
-    writer.object { object in
-      if let resource = resourceMetrics.resource {
-        object.key("resource")
-        OTLPCommonJSON.write(resource, to: &object)
-      }
-      if !resourceMetrics.scopeMetrics.isEmpty {
-        object.key("scopeMetrics")
-        object.array { array in
-          for scopeMetrics in resourceMetrics.scopeMetrics { write(scopeMetrics, to: &array) }
-        }
-      }
-      OTLPCommonJSON.writeString("schemaUrl", resourceMetrics.schemaUrl, to: &object)
-    }
-  }
-
-  static func write(_ scopeMetrics: OTLP.ScopeMetrics, to writer: inout JSONWriter) {
-    writer.object { object in
-      if let scope = scopeMetrics.scope {
-        object.key("scope")
-        OTLPCommonJSON.write(scope, to: &object)
-      }
-      if !scopeMetrics.metrics.isEmpty {
-        object.key("metrics")
-        object.array { array in
-          for metric in scopeMetrics.metrics { write(metric, to: &array) }
-        }
-      }
-      OTLPCommonJSON.writeString("schemaUrl", scopeMetrics.schemaUrl, to: &object)
-    }
+    OTLPCommonJSON.writeRequest(request.resourceMetrics, to: &writer, item: write(_:to:))
   }
 
   static func write(_ metric: OTLP.Metric, to writer: inout JSONWriter) {
@@ -162,53 +124,8 @@ enum OTLPMetricsJSON {
   static func readRequest(_ reader: inout JSONReader) throws(ForwardingError)
     -> OTLP.ExportMetricsServiceRequest
   {
-    var request = OTLP.ExportMetricsServiceRequest()
-    try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
-      guard key == "resourceMetrics" else { return false }
-      try OTLPCommonJSON.readArray(&reader) { (reader) throws(ForwardingError) in
-        request.resourceMetrics.append(try readResourceMetrics(&reader))
-      }
-      return true
-    }
-    return request
-  }
-
-  static func readResourceMetrics(_ reader: inout JSONReader) throws(ForwardingError)
-    -> OTLP.ResourceMetrics
-  {
-    var resourceMetrics = OTLP.ResourceMetrics()
-    try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
-      switch key {
-      case "resource": resourceMetrics.resource = try OTLPCommonJSON.readResource(&reader)
-      case "scopeMetrics":
-        try OTLPCommonJSON.readArray(&reader) { (reader) throws(ForwardingError) in
-          resourceMetrics.scopeMetrics.append(try readScopeMetrics(&reader))
-        }
-      case "schemaUrl": resourceMetrics.schemaUrl = try reader.readString()
-      default: return false
-      }
-      return true
-    }
-    return resourceMetrics
-  }
-
-  static func readScopeMetrics(_ reader: inout JSONReader) throws(ForwardingError)
-    -> OTLP.ScopeMetrics
-  {
-    var scopeMetrics = OTLP.ScopeMetrics()
-    try OTLPCommonJSON.readObject(&reader) { (key, reader) throws(ForwardingError) in
-      switch key {
-      case "scope": scopeMetrics.scope = try OTLPCommonJSON.readScope(&reader)
-      case "metrics":
-        try OTLPCommonJSON.readArray(&reader) { (reader) throws(ForwardingError) in
-          scopeMetrics.metrics.append(try readMetric(&reader))
-        }
-      case "schemaUrl": scopeMetrics.schemaUrl = try reader.readString()
-      default: return false
-      }
-      return true
-    }
-    return scopeMetrics
+    OTLP.ExportMetricsServiceRequest(
+      resourceMetrics: try OTLPCommonJSON.readRequest(&reader, item: readMetric))
   }
 
   static func readMetric(_ reader: inout JSONReader) throws(ForwardingError) -> OTLP.Metric {

@@ -4,25 +4,6 @@
 /// (ExportMetricsServiceRequest, ExportMetricsServiceResponse, ExportMetricsPartialSuccess),
 /// with the field numbers of those files. Fields are written in field-number order.
 enum OTLPMetricsProtobuf {
-  /// `ExportMetricsServiceRequest`.
-  enum ExportMetricsServiceRequestField {
-    static let resourceMetrics = 1
-  }
-
-  /// `ResourceMetrics`.
-  enum ResourceMetricsField {
-    static let resource = 1
-    static let scopeMetrics = 2
-    static let schemaUrl = 3
-  }
-
-  /// `ScopeMetrics`.
-  enum ScopeMetricsField {
-    static let scope = 1
-    static let metrics = 2
-    static let schemaUrl = 3
-  }
-
   /// `Metric` (`data` is a oneof of gauge, sum, histogram and two kinds skipped here:
   /// exponential_histogram = 10, summary = 11).
   enum MetricField {
@@ -90,29 +71,7 @@ enum OTLPMetricsProtobuf {
   // MARK: Writing
 
   static func write(_ request: OTLP.ExportMetricsServiceRequest, to writer: inout ProtobufWriter) {
-    for resourceMetrics in request.resourceMetrics {
-      writer.message(ExportMetricsServiceRequestField.resourceMetrics) { message in
-        if let resource = resourceMetrics.resource {
-          message.message(ResourceMetricsField.resource) {
-            OTLPCommonProtobuf.write(resource, to: &$0)
-          }
-        }
-        for scopeMetrics in resourceMetrics.scopeMetrics {
-          message.message(ResourceMetricsField.scopeMetrics) { write(scopeMetrics, to: &$0) }
-        }
-        message.string(ResourceMetricsField.schemaUrl, resourceMetrics.schemaUrl)
-      }
-    }
-  }
-
-  static func write(_ scopeMetrics: OTLP.ScopeMetrics, to writer: inout ProtobufWriter) {
-    if let scope = scopeMetrics.scope {
-      writer.message(ScopeMetricsField.scope) { OTLPCommonProtobuf.write(scope, to: &$0) }
-    }
-    for metric in scopeMetrics.metrics {
-      writer.message(ScopeMetricsField.metrics) { write(metric, to: &$0) }
-    }
-    writer.string(ScopeMetricsField.schemaUrl, scopeMetrics.schemaUrl)
+    OTLPCommonProtobuf.writeRequest(request.resourceMetrics, to: &writer, item: write(_:to:))
   }
 
   static func write(_ metric: OTLP.Metric, to writer: inout ProtobufWriter) {
@@ -190,58 +149,8 @@ enum OTLPMetricsProtobuf {
   static func read(_ reader: inout ProtobufReader) throws(ForwardingError)
     -> OTLP.ExportMetricsServiceRequest
   {
-    var request = OTLP.ExportMetricsServiceRequest()
-    while let (number, wireType) = try reader.nextField() {
-      if number == ExportMetricsServiceRequestField.resourceMetrics,
-        wireType == .lengthDelimited
-      {
-        var message = try reader.message()
-        request.resourceMetrics.append(try readResourceMetrics(&message))
-      } else {
-        try reader.skip(wireType, field: number)
-      }
-    }
-    return request
-  }
-
-  static func readResourceMetrics(_ reader: inout ProtobufReader) throws(ForwardingError)
-    -> OTLP.ResourceMetrics
-  {
-    var resourceMetrics = OTLP.ResourceMetrics()
-    while let (number, wireType) = try reader.nextField() {
-      switch (number, wireType) {
-      case (ResourceMetricsField.resource, .lengthDelimited):
-        try OTLPCommonProtobuf.merge(&resourceMetrics.resource, from: &reader)
-      case (ResourceMetricsField.scopeMetrics, .lengthDelimited):
-        var message = try reader.message()
-        resourceMetrics.scopeMetrics.append(try readScopeMetrics(&message))
-      case (ResourceMetricsField.schemaUrl, .lengthDelimited):
-        resourceMetrics.schemaUrl = try reader.string()
-      default:
-        try reader.skip(wireType, field: number)
-      }
-    }
-    return resourceMetrics
-  }
-
-  static func readScopeMetrics(_ reader: inout ProtobufReader) throws(ForwardingError)
-    -> OTLP.ScopeMetrics
-  {
-    var scopeMetrics = OTLP.ScopeMetrics()
-    while let (number, wireType) = try reader.nextField() {
-      switch (number, wireType) {
-      case (ScopeMetricsField.scope, .lengthDelimited):
-        try OTLPCommonProtobuf.merge(&scopeMetrics.scope, from: &reader)
-      case (ScopeMetricsField.metrics, .lengthDelimited):
-        var message = try reader.message()
-        scopeMetrics.metrics.append(try readMetric(&message))
-      case (ScopeMetricsField.schemaUrl, .lengthDelimited):
-        scopeMetrics.schemaUrl = try reader.string()
-      default:
-        try reader.skip(wireType, field: number)
-      }
-    }
-    return scopeMetrics
+    OTLP.ExportMetricsServiceRequest(
+      resourceMetrics: try OTLPCommonProtobuf.readRequest(&reader, item: readMetric))
   }
 
   static func readMetric(_ reader: inout ProtobufReader) throws(ForwardingError) -> OTLP.Metric {

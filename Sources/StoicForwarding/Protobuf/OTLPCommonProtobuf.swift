@@ -273,4 +273,138 @@ enum OTLPCommonProtobuf {
     }
     return partial
   }
+
+  // MARK: Resource → Scope → item
+
+  /// `Export…ServiceRequest`: the same number in every signal.
+  enum RequestField {
+    static let resourceGroups = 1  // repeated Resource… (resource_logs, resource_metrics)
+  }
+
+  /// `Resource…` (`ResourceLogs`, `ResourceMetrics`): the same numbers in every signal.
+  enum ResourceGroupField {
+    static let resource = 1
+    static let scopeGroups = 2  // repeated Scope… (scope_logs, scope_metrics)
+    static let schemaUrl = 3
+  }
+
+  /// `Scope…` (`ScopeLogs`, `ScopeMetrics`): the same numbers in every signal.
+  enum ScopeGroupField {
+    static let scope = 1
+    static let items = 2  // repeated item (log_records, metrics)
+    static let schemaUrl = 3
+  }
+
+  /// Writes an `Export…ServiceRequest` of `groups`, each item by `item` (its fields: the
+  /// nesting frames it).
+  static func writeRequest<Group: OTLPResourceGroup>(
+    _ groups: [Group], to writer: inout ProtobufWriter,
+    item: (Group.ScopeGroup.Item, inout ProtobufWriter) -> Void
+  ) {
+    for group in groups {
+      writer.message(RequestField.resourceGroups) { message in
+        if let resource = group.resource {
+          message.message(ResourceGroupField.resource) { write(resource, to: &$0) }
+        }
+        for scopeGroup in group.scopeGroups {
+          message.message(ResourceGroupField.scopeGroups) {
+            writeScopeGroup(scopeGroup, to: &$0, item: item)
+          }
+        }
+        message.string(ResourceGroupField.schemaUrl, group.schemaUrl)
+      }
+    }
+  }
+
+  private static func writeScopeGroup<Scope: OTLPScopeGroup>(
+    _ scopeGroup: Scope, to writer: inout ProtobufWriter,
+    item: (Scope.Item, inout ProtobufWriter) -> Void
+  ) {
+    if let scope = scopeGroup.scope {
+      writer.message(ScopeGroupField.scope) { write(scope, to: &$0) }
+    }
+    scopeGroup.items.withUnsafeBufferPointer { items in
+      for index in items.indices {
+        let slot = writer.beginMessage(ScopeGroupField.items)
+        item(items[index], &writer)
+        writer.endMessage(slot)
+      }
+    }
+    writer.string(ScopeGroupField.schemaUrl, scopeGroup.schemaUrl)
+  }
+
+  /// Writes a request of one `Resource…` with one `Scope…`, whose items `items` writes (each
+  /// as a whole field: ``ScopeGroupField/items``, its length, its fields): the same bytes as
+  /// ``writeRequest(_:to:item:)`` writes for the request holding those items.
+  static func writeRequest(
+    resource: OTLP.Resource, scope: OTLP.InstrumentationScope,
+    to writer: inout ProtobufWriter, items: (inout ProtobufWriter) -> Void
+  ) {
+    writer.message(RequestField.resourceGroups) { message in
+      message.message(ResourceGroupField.resource) { write(resource, to: &$0) }
+      message.message(ResourceGroupField.scopeGroups) { scopeGroup in
+        scopeGroup.message(ScopeGroupField.scope) { write(scope, to: &$0) }
+        items(&scopeGroup)
+      }
+    }
+  }
+
+  /// Reads the groups of an `Export…ServiceRequest`, each item by `item` (from its message).
+  static func readRequest<Group: OTLPResourceGroup>(
+    _ reader: inout ProtobufReader,
+    item: (inout ProtobufReader) throws(ForwardingError) -> Group.ScopeGroup.Item
+  ) throws(ForwardingError) -> [Group] {
+    var groups: [Group] = []
+    while let (number, wireType) = try reader.nextField() {
+      if number == RequestField.resourceGroups, wireType == .lengthDelimited {
+        var message = try reader.message()
+        groups.append(try readResourceGroup(&message, item: item))
+      } else {
+        try reader.skip(wireType, field: number)
+      }
+    }
+    return groups
+  }
+
+  private static func readResourceGroup<Group: OTLPResourceGroup>(
+    _ reader: inout ProtobufReader,
+    item: (inout ProtobufReader) throws(ForwardingError) -> Group.ScopeGroup.Item
+  ) throws(ForwardingError) -> Group {
+    var group = Group()
+    while let (number, wireType) = try reader.nextField() {
+      switch (number, wireType) {
+      case (ResourceGroupField.resource, .lengthDelimited):
+        try merge(&group.resource, from: &reader)
+      case (ResourceGroupField.scopeGroups, .lengthDelimited):
+        var message = try reader.message()
+        group.scopeGroups.append(try readScopeGroup(&message, item: item))
+      case (ResourceGroupField.schemaUrl, .lengthDelimited):
+        group.schemaUrl = try reader.string()
+      default:
+        try reader.skip(wireType, field: number)
+      }
+    }
+    return group
+  }
+
+  private static func readScopeGroup<Scope: OTLPScopeGroup>(
+    _ reader: inout ProtobufReader,
+    item: (inout ProtobufReader) throws(ForwardingError) -> Scope.Item
+  ) throws(ForwardingError) -> Scope {
+    var scopeGroup = Scope()
+    while let (number, wireType) = try reader.nextField() {
+      switch (number, wireType) {
+      case (ScopeGroupField.scope, .lengthDelimited):
+        try merge(&scopeGroup.scope, from: &reader)
+      case (ScopeGroupField.items, .lengthDelimited):
+        var message = try reader.message()
+        scopeGroup.items.append(try item(&message))
+      case (ScopeGroupField.schemaUrl, .lengthDelimited):
+        scopeGroup.schemaUrl = try reader.string()
+      default:
+        try reader.skip(wireType, field: number)
+      }
+    }
+    return scopeGroup
+  }
 }

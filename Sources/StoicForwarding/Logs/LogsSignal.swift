@@ -1,0 +1,161 @@
+public import StoicStore
+internal import StoicTelemetry
+
+/// The logs signal as the forwarder sends it: the log spool's journal, one journal record per
+/// log record, sent as `ExportLogsServiceRequest` to `/v1/logs` (in protobuf written straight
+/// from the spool's encoded records).
+enum LogsSignal: ForwardedSignal {
+  static var stream: SpoolStream { .logs }
+  static var signal: OTLPSignal { .logs }
+  static var name: String { "logs" }
+  static var keyTag: String { "l" }
+  static var defaultPath: String { "/v1/logs" }
+
+  static func lowWaterMark(of spool: TelemetrySpool) -> UInt64 { spool.logs.lowWaterMark }
+
+  static func lastSequence(of spool: TelemetrySpool) -> UInt64 { spool.logs.lastSequence }
+
+  static func formBatch(from start: UInt64, in source: SpoolBatchSource) throws(StoreError)
+    -> SpoolRange?
+  {
+    let logs = source.spool.logs
+    let maxRecords = source.maxRecords
+    let maxBytes = source.maxBytes
+    if logs.durableSequence < logs.lastSequence, logs.lastSequence >= start { try logs.flush() }
+    let durable = logs.durableSequence
+    guard durable >= start else { return nil }
+    let (bound, overflow) = start.addingReportingOverflow(UInt64(maxRecords - 1))
+    let through = overflow ? durable : min(durable, bound)
+    var first: UInt64?
+    var last: UInt64 = 0
+    var count = 0
+    var bytes = 0
+    var full = false
+    try logs.forEachEncodedRecord(from: start, through: through) { (sequence, encoded) in
+      guard !full else { return }
+      if count > 0, count >= maxRecords || bytes + encoded.count > maxBytes {
+        full = true
+        return
+      }
+      if first == nil { first = sequence }
+      last = sequence
+      count += 1
+      bytes += encoded.count
+    }
+    return first.map { SpoolRange(stream: .logs, first: $0, last: last) }
+  }
+
+  static func prepare(_ range: SpoolRange, from source: SpoolBatchSource, exporter: OTLPExporter)
+    throws(StoreError) -> BatchPrefetch.Prepared
+  {
+    if exporter.configuration.encoding == .protobuf {
+      let read = try source.logsProtobuf(range)
+      return BatchPrefetch.Prepared(
+        body: Result { () throws(ForwardingError) in
+          try exporter.encode(protobuf: read.body, signal: signal)
+        }, records: read.records, unreadable: read.unreadable)
+    }
+    let read = try source.logsRequest(range)
+    return BatchPrefetch.Prepared(
+      body: Result { () throws(ForwardingError) in
+        try exporter.encode(read.request, signal: signal)
+      }, records: read.records, unreadable: read.unreadable)
+  }
+
+  static func countDelivered(_ records: Int, in report: inout ForwardingReport) {
+    report.logRecordsDelivered += records
+  }
+
+  static func release(_ spool: TelemetrySpool, through sequence: UInt64) throws(StoreError) {
+    try spool.logs.dropThrough(sequence)
+  }
+
+  static func partialSuccess(in body: [UInt8], as encoding: OTLPEncoding) -> (
+    rejected: Int64, message: String
+  )? {
+    (try? OTLP.ExportLogsServiceResponse(decoding: body, as: encoding))?.partialSuccess.map {
+      ($0.rejectedLogRecords, $0.errorMessage)
+    }
+  }
+}
+
+extension SpoolBatchSource {
+  /// The log records of `range` as a request, with how many there are and how many of them
+  /// this build could not decode (sent as opaque bytes with the attribute `stoic.unreadable`).
+  ///
+  /// - Throws: The spool's errors.
+  public func logsRequest(_ range: SpoolRange) throws(StoreError) -> (
+    request: OTLP.ExportLogsServiceRequest, records: Int, unreadable: Int
+  ) {
+    var records: [OTLP.LogRecord] = []
+    var unreadable = 0
+    try spool.logs.forEachRecord(from: range.first, through: range.last) { entry in
+      if case .unreadable = entry { unreadable += 1 }
+      records.append(otlp(entry))
+    }
+    let request = OTLP.ExportLogsServiceRequest(resourceLogs: [
+      OTLP.ResourceLogs(
+        resource: resource, scopeLogs: [OTLP.ScopeLogs(scope: scope, logRecords: records)])
+    ])
+    return (request, records.count, unreadable)
+  }
+
+  /// The OTLP record of a spooled entry: its mapping, or for one this build could not decode,
+  /// its bytes with the attribute `stoic.unreadable`.
+  func otlp(_ entry: LogEntry) -> OTLP.LogRecord {
+    switch entry {
+    case .record(let record):
+      return LogRecordMapping.otlp(
+        record, codeAttributes: codeAttributes, traceContext: traceContext)
+    case .unreadable(let entry):
+      return OTLP.LogRecord(
+        body: .bytes(entry.bytes),
+        attributes: [
+          OTLP.KeyValue("stoic.unreadable", .string("\(entry.reason)")),
+          OTLP.KeyValue("stoic.sequence", .int(Int64(clamping: entry.sequence))),
+        ])
+    }
+  }
+
+  /// The log records of `range` as the protobuf of the request ``logsRequest(_:)`` gives,
+  /// byte for byte, written straight from the spool's encoded records: a record with flat
+  /// metadata goes from its bytes to protobuf without a `String` or an `OTLP.LogRecord`
+  /// (``LogRecordMapping``); any other is decoded and mapped as ``logsRequest(_:)`` does.
+  ///
+  /// - Throws: The spool's errors.
+  public func logsProtobuf(_ range: SpoolRange) throws(StoreError) -> (
+    body: [UInt8], records: Int, unreadable: Int
+  ) {
+    var writer = ProtobufWriter(capacity: 64 << 10)
+    var records = 0
+    var unreadable = 0
+    var failure: StoreError?
+    var metadata: [(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)] = []
+    OTLPCommonProtobuf.writeRequest(resource: resource, scope: scope, to: &writer) { writer in
+      do throws(StoreError) {
+        try spool.logs.forEachEncodedRecord(from: range.first, through: range.last) {
+          (sequence, bytes) in
+          records += 1
+          let slot = writer.beginMessage(OTLPCommonProtobuf.ScopeGroupField.items)
+          if let fields = LogRecordFormat.fields(of: bytes, metadata: &metadata) {
+            LogRecordMapping.writeProtobuf(
+              fields, sequence: sequence, metadata: metadata, codeAttributes: codeAttributes,
+              traceContext: traceContext, to: &writer)
+          } else {
+            let entry = LogEntry(sequence: sequence, bytes: bytes)
+            if case .unreadable = entry { unreadable += 1 }
+            OTLPLogsProtobuf.write(otlp(entry), to: &writer)
+          }
+          writer.endMessage(slot)
+        }
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw failure }
+    var body: [UInt8] = []
+    body.reserveCapacity(writer.bytes.count)
+    writer.bytes.copy(appendingTo: &body)
+    return (body, records, unreadable)
+  }
+}

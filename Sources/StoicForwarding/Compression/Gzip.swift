@@ -166,6 +166,11 @@ public final class GzipCompressor {
     guard result == Z_STREAM_END else {
       throw ForwardingError(.compression, "zlib failed to compress (\(result))")
     }
-    output.append(contentsOf: compressed)
+    // The usual caller starts from an empty buffer: it takes the compressed bytes as they are.
+    if output.isEmpty {
+      output = compressed
+    } else {
+      output.append(contentsOf: compressed)
+    }
   }
 }

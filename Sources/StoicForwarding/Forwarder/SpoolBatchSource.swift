@@ -220,6 +220,51 @@ public struct SpoolBatchSource: Sendable {
     return (body, records, unreadable)
   }
 
+  /// The log records of `range` as the OTLP JSON of the request ``logsRequest(_:)`` gives,
+  /// byte for byte, written straight from the spool's encoded records as ``logsProtobuf(_:)``
+  /// writes protobuf (``LogRecordMapping``).
+  ///
+  /// - Throws: The spool's errors.
+  public func logsJSON(_ range: SpoolRange) throws(StoreError) -> (
+    body: [UInt8], records: Int, unreadable: Int
+  ) {
+    var writer = JSONWriter(capacity: 256 << 10)
+    var records = 0
+    var unreadable = 0
+    var failure: StoreError?
+    var metadata: [(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)] = []
+    OTLPLogsJSON.writeRequest(resource: resource, scope: scope, to: &writer) { writer in
+      do throws(StoreError) {
+        try spool.logs.forEachEncodedRecord(from: range.first, through: range.last) {
+          (sequence, bytes) in
+          records += 1
+          if let fields = LogRecordFormat.fields(of: bytes, metadata: &metadata) {
+            LogRecordMapping.writeJSON(
+              fields, sequence: sequence, metadata: metadata, codeAttributes: codeAttributes,
+              traceContext: traceContext, to: &writer)
+          } else {
+            let entry = LogEntry(sequence: sequence, bytes: bytes)
+            if case .unreadable = entry { unreadable += 1 }
+            OTLPLogsJSON.write(otlp(entry), to: &writer)
+          }
+        }
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw failure }
+    // The model's encoder leaves an empty `logRecords` out: a range with no record left is
+    // written by it.
+    guard records > 0 else {
+      let read = try logsRequest(range)
+      return (read.request.encoded(as: .json), read.records, read.unreadable)
+    }
+    var body: [UInt8] = []
+    body.reserveCapacity(writer.bytes.count)
+    writer.bytes.copy(appendingTo: &body)
+    return (body, records, unreadable)
+  }
+
   /// The samples of `range` as a request, with how many data points there are and how many
   /// journal records this build could not read (skipped).
   ///
@@ -254,10 +299,10 @@ public struct SpoolBatchSource: Sendable {
           try exporter.encode(protobuf: read.body, signal: .logs)
         }, records: read.records, unreadable: read.unreadable)
     case .logs:
-      let read = try logsRequest(range)
+      let read = try logsJSON(range)
       return BatchPrefetch.Prepared(
         body: Result { () throws(ForwardingError) in
-          try exporter.encode(read.request, signal: .logs)
+          try exporter.encode(json: read.body, signal: .logs)
         }, records: read.records, unreadable: read.unreadable)
     case .metrics:
       let read = try metricsRequest(range)

@@ -14,6 +14,34 @@ enum OTLPLogsJSON {
     }
   }
 
+  /// A request of one `ResourceLogs` with one `ScopeLogs`, whose log records `records` writes
+  /// (each as a whole object, into the `logRecords` array): the same bytes as the request
+  /// holding those records written by ``write(_:to:)-(OTLP.ExportLogsServiceRequest,_)``, when
+  /// `records` writes at least one (the model's encoder leaves an empty array out).
+  static func writeRequest(
+    resource: OTLP.Resource, scope: OTLP.InstrumentationScope,
+    to writer: inout JSONWriter, records: (inout JSONWriter) -> Void
+  ) {
+    writer.object { request in
+      request.key("resourceLogs")
+      request.array { array in
+        array.object { resourceLogs in
+          resourceLogs.key("resource")
+          OTLPCommonJSON.write(resource, to: &resourceLogs)
+          resourceLogs.key("scopeLogs")
+          resourceLogs.array { array in
+            array.object { scopeLogs in
+              scopeLogs.key("scope")
+              OTLPCommonJSON.write(scope, to: &scopeLogs)
+              scopeLogs.key("logRecords")
+              scopeLogs.array(records)
+            }
+          }
+        }
+      }
+    }
+  }
+
   static func write(_ resourceLogs: OTLP.ResourceLogs, to writer: inout JSONWriter) {
     writer.object { object in
       if let resource = resourceLogs.resource {

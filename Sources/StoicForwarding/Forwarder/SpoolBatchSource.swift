@@ -228,7 +228,9 @@ public struct SpoolBatchSource: Sendable {
   public func logsJSON(_ range: SpoolRange) throws(StoreError) -> (
     body: [UInt8], records: Int, unreadable: Int
   ) {
-    var writer = JSONWriter(capacity: 256 << 10)
+    // About 1 KiB of JSON per record: room for the whole batch, so the buffer does not grow.
+    let expected = range.last >= range.first ? range.last - range.first : 0
+    var writer = JSONWriter(capacity: Int(min(expected, 16_383) + 1) << 10)
     var records = 0
     var unreadable = 0
     var failure: StoreError?

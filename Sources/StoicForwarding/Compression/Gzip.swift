@@ -54,7 +54,9 @@ public enum Gzip {
       throw ForwardingError(.compression, "zlib could not start a decompression")
     }
     var output: [UInt8] = []
-    output.reserveCapacity(min(max(bytes.count * 4, 4096), maxOutputSize, 1 << 20))
+    // OTLP bodies expand about 5× (protobuf) to 15× (JSON): room for that, so the output
+    // grows once at most (and never past the limit, nor 16 MiB before it is needed).
+    output.reserveCapacity(min(max(bytes.count * 16, 4096), maxOutputSize, 16 << 20))
     var chunk = [UInt8](repeating: 0, count: 64 << 10)
     var consumed = 0
     while true {
@@ -166,6 +168,11 @@ public final class GzipCompressor {
     guard result == Z_STREAM_END else {
       throw ForwardingError(.compression, "zlib failed to compress (\(result))")
     }
-    output.append(contentsOf: compressed)
+    // The usual caller starts from an empty buffer: it takes the compressed bytes as they are.
+    if output.isEmpty {
+      output = compressed
+    } else {
+      output.append(contentsOf: compressed)
+    }
   }
 }

@@ -86,8 +86,30 @@ public final class OTLPExporter: Sendable {
   public func encode(protobuf bytes: [UInt8], signal: OTLPSignal) throws(ForwardingError)
     -> EncodedBody
   {
-    guard configuration.encoding == .protobuf else {
-      throw ForwardingError(.invalidArgument, "this exporter sends JSON, not protobuf")
+    try encode(encoded: bytes, as: .protobuf, signal: signal)
+  }
+
+  /// A body already encoded as OTLP JSON (by a writer that builds it straight from stored
+  /// bytes), compressed as configured.
+  ///
+  /// - Throws: ``ForwardingError/Code/invalidArgument`` when the exporter sends protobuf;
+  ///   ``ForwardingError/Code/tooLarge`` for a body over
+  ///   ``OTLPExporterConfiguration/maximumBodyBytes``; ``ForwardingError/Code/compression`` if
+  ///   zlib fails.
+  public func encode(json bytes: [UInt8], signal: OTLPSignal) throws(ForwardingError)
+    -> EncodedBody
+  {
+    try encode(encoded: bytes, as: .json, signal: signal)
+  }
+
+  /// A body already encoded as `encoding`, compressed as configured.
+  private func encode(encoded bytes: [UInt8], as encoding: OTLPEncoding, signal: OTLPSignal)
+    throws(ForwardingError) -> EncodedBody
+  {
+    guard configuration.encoding == encoding else {
+      throw ForwardingError(
+        .invalidArgument,
+        "this exporter sends \(configuration.encoding.rawValue), not \(encoding.rawValue)")
     }
     let limit = configuration.maximumBodyBytes
     guard bytes.count <= limit else {
@@ -105,7 +127,6 @@ public final class OTLPExporter: Sendable {
   {
     guard let compressor else { return EncodedBody(signal: signal, bytes: bytes, isGzip: false) }
     var compressed: [UInt8] = []
-    compressed.reserveCapacity(bytes.count / 4 + 64)
     try compressor.compress(bytes, appendingTo: &compressed)
     return EncodedBody(signal: signal, bytes: compressed, isGzip: true)
   }

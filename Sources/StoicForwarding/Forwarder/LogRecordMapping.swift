@@ -115,26 +115,124 @@ public enum LogRecordMapping {
       if let traceContext, let found, traceContext.moved(pair.key, found) { continue }
       writeAttribute(pair.key, string: pair.value, to: &writer)
     }
-    writeAttribute(.init(Keys.label), string: record.label, to: &writer)
-    if !record.source.isEmpty {
-      writeAttribute(.init(Keys.source), string: record.source, to: &writer)
-    }
-    for keys in Keys.code(codeAttributes) {
-      if !record.file.isEmpty {
-        writeAttribute(.init(keys.file), string: record.file, to: &writer)
-      }
-      if !record.function.isEmpty {
-        writeAttribute(.init(keys.function), string: record.function, to: &writer)
-      }
-      writeAttribute(.init(keys.line), int: Int64(clamping: record.line), to: &writer)
-    }
-    writeAttribute(.init(Keys.sequence), int: Int64(clamping: sequence), to: &writer)
+    forEachFieldAttribute(
+      of: record, sequence: sequence, codeAttributes: codeAttributes,
+      string: { writeAttribute($0, string: $1, to: &writer) },
+      int: { writeAttribute($0, int: $1, to: &writer) })
     if let found {
       writer.fixed32(Field.flags, found.flags ?? 0)
       writer.bytes(Field.traceId, found.traceID)
       writer.bytes(Field.spanId, found.spanID)
     }
     writer.fixed64(Field.observedTimeUnixNano, time)
+  }
+
+  /// The OTLP record of a spooled record, as OTLP JSON, written from its encoded fields
+  /// (``StoicTelemetry/LogRecordFormat/fields(of:metadata:)``) without building strings or an
+  /// ``OTLP/LogRecord``: the same bytes as ``otlp(_:)`` encoded as JSON, key for key (a test
+  /// holds the two to that).
+  static func writeJSON(
+    _ record: LogRecordFields, sequence: UInt64,
+    metadata: [(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)],
+    codeAttributes: ForwarderOptions.CodeAttributes = .current,
+    traceContext: TraceContextKeys? = .swiftOTel, to writer: inout JSONWriter
+  ) {
+    let time = UInt64(clamping: record.timeNanoseconds)
+    let found = traceContext?.find { key in
+      metadata.first { $0.key.elementsEqual(key.utf8) }?.value
+    }
+    writer.object { object in
+      if time != 0 {
+        object.key("timeUnixNano")
+        object.quoted(time)
+      }
+      object.key("severityNumber")
+      object.number(Int64(severity(record.level).rawValue))
+      object.key("severityText")
+      severityTexts[Int(record.level.rawValue)].withUnsafeBytes { object.string(utf8: $0) }
+      object.key("body")
+      object.object { body in
+        body.key("stringValue")
+        body.string(utf8: record.message)
+      }
+      object.key("attributes")
+      object.array { attributes in
+        for pair in metadata {
+          if let traceContext, let found, traceContext.moved(pair.key, found) { continue }
+          writeJSONAttribute(pair.key, string: pair.value, to: &attributes)
+        }
+        forEachFieldAttribute(
+          of: record, sequence: sequence, codeAttributes: codeAttributes,
+          string: { writeJSONAttribute($0, string: $1, to: &attributes) },
+          int: { writeJSONAttribute($0, int: $1, to: &attributes) })
+      }
+      if let found {
+        if let flags = found.flags, flags != 0 {
+          object.key("flags")
+          object.number(UInt64(flags))
+        }
+        object.key("traceId")
+        object.hex(found.traceID)
+        object.key("spanId")
+        object.hex(found.spanID)
+      }
+      if time != 0 {
+        object.key("observedTimeUnixNano")
+        object.quoted(time)
+      }
+    }
+  }
+
+  /// The attributes a record's own fields give, after its metadata, in the order ``otlp(_:)``
+  /// appends them: `log.label`, `log.source` (when not empty), the code attributes, then
+  /// `stoic.sequence`.
+  @inline(__always)
+  private static func forEachFieldAttribute(
+    of record: LogRecordFields, sequence: UInt64,
+    codeAttributes: ForwarderOptions.CodeAttributes,
+    string: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void,
+    int: (UnsafeRawBufferPointer, Int64) -> Void
+  ) {
+    string(.init(Keys.label), record.label)
+    if !record.source.isEmpty { string(.init(Keys.source), record.source) }
+    for keys in Keys.code(codeAttributes) {
+      if !record.file.isEmpty { string(.init(keys.file), record.file) }
+      if !record.function.isEmpty { string(.init(keys.function), record.function) }
+      int(.init(keys.line), Int64(clamping: record.line))
+    }
+    int(.init(Keys.sequence), Int64(clamping: sequence))
+  }
+
+  /// A JSON `KeyValue` object with a string value.
+  private static func writeJSONAttribute(
+    _ key: UnsafeRawBufferPointer, string value: UnsafeRawBufferPointer,
+    to writer: inout JSONWriter
+  ) {
+    writer.object { pair in
+      pair.key("key")
+      pair.string(utf8: key)
+      pair.key("value")
+      pair.object { any in
+        any.key("stringValue")
+        any.string(utf8: value)
+      }
+    }
+  }
+
+  /// A JSON `KeyValue` object with an integer value (a decimal string, as proto3 writes
+  /// `int64`).
+  private static func writeJSONAttribute(
+    _ key: UnsafeRawBufferPointer, int value: Int64, to writer: inout JSONWriter
+  ) {
+    writer.object { pair in
+      pair.key("key")
+      pair.string(utf8: key)
+      pair.key("value")
+      pair.object { any in
+        any.key("intValue")
+        any.quoted(value)
+      }
+    }
   }
 
   /// The attribute keys a record gets besides its metadata, for ``otlp(_:)`` and the direct

@@ -195,6 +195,22 @@ package struct JSONReader {
     guard try peek() == UInt8(ascii: "\"") else { throw error(.malformed, "expected a string") }
     let start = position
     position += 1
+    // The usual string has no escape: one scan finds its end, and whether it is all ASCII
+    // (which needs no UTF-8 check); its bytes become the string as they are.
+    let plain = bytes.withUnsafeBufferPointer { all in Self.scanPlain(all, from: start + 1) }
+    if plain.end < bytes.count, bytes[plain.end] == UInt8(ascii: "\"") {
+      let range = (start + 1)..<plain.end
+      let result = bytes.withUnsafeBufferPointer { all in
+        let utf8 = UnsafeBufferPointer(rebasing: all[range])
+        return plain.ascii ? String(decoding: utf8, as: UTF8.self) : UTF8Validation.string(utf8)
+      }
+      position = plain.end + 1
+      guard let result else {
+        throw error(.invalidUTF8, "a string is not valid UTF-8", at: start)
+      }
+      afterValue()
+      return result
+    }
     var segment = position
     var decoded: [UInt8]? = nil  // only built when the string has escapes
     while true {
@@ -231,6 +247,24 @@ package struct JSONReader {
     guard let result else { throw error(.invalidUTF8, "a string is not valid UTF-8", at: start) }
     afterValue()
     return result
+  }
+
+  /// The offset of the first byte from `index` that ends a plain run of string content (a
+  /// quote, a backslash, a control character, or the end), and whether the run is all ASCII.
+  @inline(__always)
+  private static func scanPlain(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> (
+    end: Int, ascii: Bool
+  ) {
+    var cursor = index
+    var high: UInt8 = 0
+    let count = bytes.count
+    while cursor < count {
+      let byte = bytes[cursor]
+      if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+      high |= byte
+      cursor += 1
+    }
+    return (cursor, high < 0x80)
   }
 
   private mutating func readEscape(into buffer: inout [UInt8]) throws(ForwardingError) {

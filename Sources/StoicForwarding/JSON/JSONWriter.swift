@@ -85,6 +85,16 @@ package struct JSONWriter: ~Copyable {
     needsComma = true
   }
 
+  /// A string given as its UTF-8 (already valid: a spooled record's checked field), quoted
+  /// and escaped as ``string(_:)`` writes it, without making a `String`.
+  package mutating func string(utf8: UnsafeRawBufferPointer) {
+    separate()
+    bytes.append(UInt8(ascii: "\""))
+    appendEscaped(utf8.assumingMemoryBound(to: UInt8.self))
+    bytes.append(UInt8(ascii: "\""))
+    needsComma = true
+  }
+
   private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
     var clean = utf8.startIndex
     for index in utf8.indices {

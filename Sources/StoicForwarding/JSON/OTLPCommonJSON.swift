@@ -441,6 +441,34 @@ enum OTLPCommonJSON {
     }
   }
 
+  /// A request of one `Group` holding one scope group, whose items `items` writes (each as a
+  /// whole value, into the items array): the bytes ``writeRequest(_:to:item:)`` writes for the
+  /// request holding those items, when `items` writes at least one (that encoder leaves an
+  /// empty array out, this one does not).
+  static func writeRequest<Group: OTLPResourceGroup>(
+    _ group: Group.Type, resource: OTLP.Resource, scope: OTLP.InstrumentationScope,
+    to writer: inout JSONWriter, items: (inout JSONWriter) -> Void
+  ) {
+    writer.object { request in
+      request.key(Group.requestKey)
+      request.array { array in
+        array.object { resourceGroup in
+          resourceGroup.key("resource")
+          write(resource, to: &resourceGroup)
+          resourceGroup.key(Group.scopesKey)
+          resourceGroup.array { array in
+            array.object { scopeGroup in
+              scopeGroup.key("scope")
+              write(scope, to: &scopeGroup)
+              scopeGroup.key(Group.ScopeGroup.itemsKey)
+              scopeGroup.array(items)
+            }
+          }
+        }
+      }
+    }
+  }
+
   /// Reads the groups of an `Export…ServiceRequest` object, each item by `item`.
   static func readRequest<Group: OTLPResourceGroup>(
     _ reader: inout JSONReader,

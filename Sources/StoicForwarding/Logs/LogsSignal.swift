@@ -2,7 +2,7 @@ public import StoicStore
 internal import StoicTelemetry
 
 /// The logs signal as the forwarder sends it: the log spool's journal, one journal record per
-/// log record, sent as `ExportLogsServiceRequest` to `/v1/logs` (in protobuf written straight
+/// log record, sent as `ExportLogsServiceRequest` to `/v1/logs` (protobuf or JSON, written straight
 /// from the spool's encoded records).
 enum LogsSignal: ForwardedSignal {
   static var stream: SpoolStream { .logs }
@@ -55,10 +55,10 @@ enum LogsSignal: ForwardedSignal {
           try exporter.encode(protobuf: read.body, signal: signal)
         }, records: read.records, unreadable: read.unreadable)
     }
-    let read = try source.logsRequest(range)
+    let read = try source.logsJSON(range)
     return BatchPrefetch.Prepared(
       body: Result { () throws(ForwardingError) in
-        try exporter.encode(read.request, signal: signal)
+        try exporter.encode(json: read.body, signal: signal)
       }, records: read.records, unreadable: read.unreadable)
   }
 
@@ -117,6 +117,37 @@ extension SpoolBatchSource {
     }
   }
 
+  /// Walks the log records of `range` for a body written straight from the spool's encoded
+  /// records: `direct` gets each record with flat metadata as its fields (no `String`, no
+  /// `OTLP.LogRecord`, ``LogRecordMapping``), `mapped` the OTLP record of any other, decoded
+  /// and mapped as ``logsRequest(_:)`` does.
+  ///
+  /// - Returns: How many records there were and how many of them this build could not decode.
+  /// - Throws: The spool's errors.
+  private func forEachLogRecord(
+    in range: SpoolRange,
+    direct: (
+      LogRecordFields, UInt64, [(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)]
+    ) -> Void,
+    mapped: (OTLP.LogRecord) -> Void
+  ) throws(StoreError) -> (records: Int, unreadable: Int) {
+    var records = 0
+    var unreadable = 0
+    var metadata: [(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)] = []
+    try spool.logs.forEachEncodedRecord(from: range.first, through: range.last) {
+      (sequence, bytes) in
+      records += 1
+      if let fields = LogRecordFormat.fields(of: bytes, metadata: &metadata) {
+        direct(fields, sequence, metadata)
+      } else {
+        let entry = LogEntry(sequence: sequence, bytes: bytes)
+        if case .unreadable = entry { unreadable += 1 }
+        mapped(otlp(entry))
+      }
+    }
+    return (records, unreadable)
+  }
+
   /// The log records of `range` as the protobuf of the request ``logsRequest(_:)`` gives,
   /// byte for byte, written straight from the spool's encoded records: a record with flat
   /// metadata goes from its bytes to protobuf without a `String` or an `OTLP.LogRecord`
@@ -127,32 +158,65 @@ extension SpoolBatchSource {
     body: [UInt8], records: Int, unreadable: Int
   ) {
     var writer = ProtobufWriter(capacity: 64 << 10)
-    var records = 0
-    var unreadable = 0
-    var failure: StoreError?
-    var metadata: [(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)] = []
+    var walked: Result<(records: Int, unreadable: Int), StoreError> = .success((0, 0))
     OTLPCommonProtobuf.writeRequest(resource: resource, scope: scope, to: &writer) { writer in
-      do throws(StoreError) {
-        try spool.logs.forEachEncodedRecord(from: range.first, through: range.last) {
-          (sequence, bytes) in
-          records += 1
-          let slot = writer.beginMessage(OTLPCommonProtobuf.ScopeGroupField.items)
-          if let fields = LogRecordFormat.fields(of: bytes, metadata: &metadata) {
+      walked = Result { () throws(StoreError) in
+        try forEachLogRecord(
+          in: range,
+          direct: { fields, sequence, metadata in
+            let slot = writer.beginMessage(OTLPCommonProtobuf.ScopeGroupField.items)
             LogRecordMapping.writeProtobuf(
               fields, sequence: sequence, metadata: metadata, codeAttributes: codeAttributes,
               traceContext: traceContext, to: &writer)
-          } else {
-            let entry = LogEntry(sequence: sequence, bytes: bytes)
-            if case .unreadable = entry { unreadable += 1 }
-            OTLPLogsProtobuf.write(otlp(entry), to: &writer)
-          }
-          writer.endMessage(slot)
-        }
-      } catch {
-        failure = error
+            writer.endMessage(slot)
+          },
+          mapped: { record in
+            let slot = writer.beginMessage(OTLPCommonProtobuf.ScopeGroupField.items)
+            OTLPLogsProtobuf.write(record, to: &writer)
+            writer.endMessage(slot)
+          })
       }
     }
-    if let failure { throw failure }
+    let (records, unreadable) = try walked.get()
+    var body: [UInt8] = []
+    body.reserveCapacity(writer.bytes.count)
+    writer.bytes.copy(appendingTo: &body)
+    return (body, records, unreadable)
+  }
+
+  /// The log records of `range` as the OTLP JSON of the request ``logsRequest(_:)`` gives,
+  /// byte for byte, written straight from the spool's encoded records as ``logsProtobuf(_:)``
+  /// writes protobuf (``LogRecordMapping``).
+  ///
+  /// - Throws: The spool's errors.
+  public func logsJSON(_ range: SpoolRange) throws(StoreError) -> (
+    body: [UInt8], records: Int, unreadable: Int
+  ) {
+    // About 1 KiB of JSON per record: room for the whole batch, so the buffer does not grow.
+    let expected = range.last >= range.first ? range.last - range.first : 0
+    var writer = JSONWriter(capacity: Int(min(expected, 16_383) + 1) << 10)
+    var walked: Result<(records: Int, unreadable: Int), StoreError> = .success((0, 0))
+    OTLPCommonJSON.writeRequest(
+      OTLP.ResourceLogs.self, resource: resource, scope: scope, to: &writer
+    ) { writer in
+      walked = Result { () throws(StoreError) in
+        try forEachLogRecord(
+          in: range,
+          direct: { fields, sequence, metadata in
+            LogRecordMapping.writeJSON(
+              fields, sequence: sequence, metadata: metadata, codeAttributes: codeAttributes,
+              traceContext: traceContext, to: &writer)
+          },
+          mapped: { record in OTLPLogsJSON.write(record, to: &writer) })
+      }
+    }
+    let (records, unreadable) = try walked.get()
+    // The model's encoder leaves an empty `logRecords` out: a range with no record left is
+    // written by it.
+    guard records > 0 else {
+      let read = try logsRequest(range)
+      return (read.request.encoded(as: .json), read.records, read.unreadable)
+    }
     var body: [UInt8] = []
     body.reserveCapacity(writer.bytes.count)
     writer.bytes.copy(appendingTo: &body)

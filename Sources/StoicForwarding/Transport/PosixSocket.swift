@@ -287,6 +287,57 @@ package enum PosixSocket {
     return true
   }
 
+  /// Writes all of `head` and then all of `body` (a request's header block and its body)
+  /// without joining them in memory first: each `sendmsg` gathers what is left of both. `false`
+  /// if the connection failed or the send timed out.
+  @discardableResult
+  package static func send(_ descriptor: Int32, _ head: [UInt8], _ body: [UInt8]) -> Bool {
+    var offset = 0
+    let total = head.count + body.count
+    while offset < total {
+      let sent = head.withUnsafeBytes { head in
+        body.withUnsafeBytes { body in
+          gather(descriptor, head: head, body: body, from: offset)
+        }
+      }
+      if sent < 0 {
+        if errno == EINTR { continue }
+        return false
+      }
+      offset += sent
+    }
+    return true
+  }
+
+  /// One `sendmsg` of `head` and `body` from `offset` into the two (below their total).
+  private static func gather(
+    _ descriptor: Int32, head: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer,
+    from offset: Int
+  ) -> Int {
+    func vector(_ part: UnsafeRawBufferPointer, from start: Int) -> iovec {
+      guard let base = part.baseAddress, start < part.count else { return iovec() }
+      return iovec(
+        iov_base: UnsafeMutableRawPointer(mutating: base + start), iov_len: part.count - start)
+    }
+    var parts =
+      offset < head.count
+      ? (vector(head, from: offset), vector(body, from: 0))
+      : (vector(body, from: offset - head.count), iovec())
+    let count = parts.1.iov_len > 0 ? 2 : 1
+    return withUnsafeMutablePointer(to: &parts) { pair in
+      pair.withMemoryRebound(to: iovec.self, capacity: 2) { vectors in
+        var message = msghdr()
+        message.msg_iov = vectors
+        message.msg_iovlen = numericCast(count)
+        #if canImport(Glibc)
+          return sendmsg(descriptor, &message, Int32(MSG_NOSIGNAL))
+        #else
+          return sendmsg(descriptor, &message, 0)
+        #endif
+      }
+    }
+  }
+
   /// Stops both directions of a connection, waking a thread blocked on it.
   package static func shutdownBoth(_ descriptor: Int32) {
     _ = shutdown(descriptor, Int32(SHUT_RDWR))

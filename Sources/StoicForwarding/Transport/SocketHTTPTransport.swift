@@ -194,10 +194,10 @@ private final class Exchange: Sendable {
 
   func run() -> Result<TransportResponse, TransportFailure> {
     let deadline = ContinuousClock.now + request.timeout
-    let message = serialized()
+    let head = serialized()
     if let reused = transport.takeIdle(target.key) {
       do throws(TransportFailure) {
-        if let response = try exchange(on: reused, message, deadline: deadline, reused: true) {
+        if let response = try exchange(on: reused, head, deadline: deadline, reused: true) {
           return .success(response)
         }
       } catch {
@@ -214,7 +214,7 @@ private final class Exchange: Sendable {
       return .failure(Self.failure(error))
     }
     do throws(TransportFailure) {
-      guard let response = try exchange(on: descriptor, message, deadline: deadline, reused: false)
+      guard let response = try exchange(on: descriptor, head, deadline: deadline, reused: false)
       else { return .failure(.network("the connection closed before a response")) }
       return .success(response)
     } catch {
@@ -225,7 +225,7 @@ private final class Exchange: Sendable {
   /// Sends the request and reads the answer on `descriptor`, then keeps or closes it. `nil`
   /// for a reused connection that was already closed (nothing answered).
   private func exchange(
-    on descriptor: Int32, _ message: [UInt8], deadline: ContinuousClock.Instant, reused: Bool
+    on descriptor: Int32, _ head: [UInt8], deadline: ContinuousClock.Instant, reused: Bool
   ) throws(TransportFailure) -> TransportResponse? {
     let cancelled = state.withLock { state -> Bool in
       state.descriptor = descriptor
@@ -237,7 +237,7 @@ private final class Exchange: Sendable {
       if keep { transport.giveBack(descriptor, target.key) } else { PosixSocket.close(descriptor) }
     }
     if cancelled { throw .network("cancelled") }
-    guard PosixSocket.send(descriptor, message) else {
+    guard PosixSocket.send(descriptor, head, request.body) else {
       if reused { return nil }
       throw .network("the connection was lost while sending")
     }
@@ -255,6 +255,7 @@ private final class Exchange: Sendable {
     }
   }
 
+  /// The request line and header block (the body is sent after it, from its own buffer).
   private func serialized() -> [UInt8] {
     var head = "\(request.method) \(target.requestTarget) HTTP/1.1\r\nHost: \(target.authority)\r\n"
     for (name, value) in request.headers.fields
@@ -262,7 +263,7 @@ private final class Exchange: Sendable {
       head += "\(name): \(value)\r\n"
     }
     head += "Content-Length: \(request.body.count)\r\n\r\n"
-    return Array(head.utf8) + request.body
+    return Array(head.utf8)
   }
 
   private static func failure(_ error: SocketError) -> TransportFailure {

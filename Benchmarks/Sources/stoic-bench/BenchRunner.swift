@@ -33,6 +33,8 @@ struct BenchRunner {
       print(
         MarkdownReport(
           machine: machine, commit: commit, runs: context.runs,
+          isDefaultRun: !options.quick && !context.large && options.scenario == nil
+            && options.runs == nil,
           command: MarkdownReport.currentCommand(), results: results, unavailable: unavailable,
           elapsedSeconds: MonotonicClock.seconds(since: start),
           loadAtEnd: Machine.currentLoadAverage()

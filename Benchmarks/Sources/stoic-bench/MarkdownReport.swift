@@ -9,6 +9,9 @@ struct MarkdownReport {
   let machine: Machine
   let commit: String
   let runs: Int
+  /// Whether this was the default run (no `--quick`, `--large`, `--scenario` or `--runs`): the
+  /// heading says so.
+  let isDefaultRun: Bool
   /// The command line as it was run (the executable's arguments, with the environment variables
   /// the benchmark reads), printed as the run's command.
   let command: String
@@ -26,7 +29,7 @@ struct MarkdownReport {
     let targets = results.flatMap(\.targets)
     let passed = targets.filter(\.passed).count
     var lines: [String] = [
-      "## The default run of `\(shortCommit)`",
+      (isDefaultRun ? "## The default run of `" : "## A run of `") + shortCommit + "`",
       "",
       "- Command: `\(command)`, commit `\(commit)`.",
       "- Machine: \(machine.cores) cores (\(machine.cpu)), \(Format.bytes(Int(machine.memoryBytes)))"

@@ -1,6 +1,8 @@
 /// The command line of `stoic-bench`.
 struct BenchOptions {
   var json = false
+  /// Print the section that leads `BENCHMARKS.md` (``MarkdownReport``) instead of the table.
+  var markdown = false
   var quick = false
   /// The issue's full sizes where a scenario's default is smaller (the 1 GiB backlog and spool
   /// of `forwarding` and `query`); also set by `STOIC_BENCH_LARGE=1`.
@@ -17,13 +19,15 @@ struct BenchOptions {
   var replayChild: String?
 
   static let usage = """
-    usage: stoic-bench [--quick] [--large] [--json] [--directory DIR] [--scenario ID] [--runs N]
+    usage: stoic-bench [--quick] [--large] [--json | --markdown] [--directory DIR] [--scenario ID] [--runs N]
                        [--otelcol PATH]
 
       --quick          reduced sizes for a fast look
       --large          the issue's full sizes where the default is smaller: a 1 GiB backlog
                        (forwarding) and a 1 GiB spool (query); or STOIC_BENCH_LARGE=1
       --json           print one JSON object instead of the table
+      --markdown       print the lead section for BENCHMARKS.md: command, commit, machine,
+                       load, one table of every figure and target, a placeholder per MISS
       --directory DIR  where the benchmark's files go (default: a temporary directory under
                        /tmp); a subdirectory is created there and removed afterwards
       --scenario ID    run one scenario: \(ScenarioCatalog.ids.joined(separator: ", "))
@@ -41,6 +45,7 @@ struct BenchOptions {
     while let argument = remaining.popFirst() {
       switch argument {
       case "--json": json = true
+      case "--markdown": markdown = true
       case "--quick": quick = true
       case "--large": large = true
       case "--directory": directory = try value(for: argument)
@@ -62,5 +67,6 @@ struct BenchOptions {
       default: throw BenchError("unknown argument \(argument)\n\(Self.usage)")
       }
     }
+    if json && markdown { throw BenchError("--json and --markdown exclude each other") }
   }
 }

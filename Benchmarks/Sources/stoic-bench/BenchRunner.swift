@@ -29,6 +29,16 @@ struct BenchRunner {
     }
     if options.json {
       print(try JSONReport(machine: machine, commit: commit, results: results).encoded())
+    } else if options.markdown {
+      print(
+        MarkdownReport(
+          machine: machine, commit: commit, runs: context.runs,
+          isDefaultRun: !options.quick && !context.large && options.scenario == nil
+            && options.runs == nil,
+          command: MarkdownReport.currentCommand(), results: results, unavailable: unavailable,
+          elapsedSeconds: MonotonicClock.seconds(since: start),
+          loadAtEnd: Machine.currentLoadAverage()
+        ).rendered())
     } else {
       print(
         TextReport(

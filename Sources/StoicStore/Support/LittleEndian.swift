@@ -108,7 +108,7 @@ package struct BoundedBytes: ByteWriterOutput {
   }
 
   /// Stores `byte`, unless the buffer is full.
-  @inlinable
+  @inlinable @inline(__always)
   package mutating func write(_ byte: UInt8) {
     guard let base, stored < count else { return }
     base.storeBytes(of: byte, toByteOffset: stored, as: UInt8.self)
@@ -116,7 +116,7 @@ package struct BoundedBytes: ByteWriterOutput {
   }
 
   /// Stores as many of `bytes` as fit.
-  @inlinable
+  @inlinable @inline(__always)
   package mutating func write(_ bytes: UnsafeRawBufferPointer) {
     guard let base, let source = bytes.baseAddress else { return }
     let size = min(bytes.count, count - stored)
@@ -127,6 +127,11 @@ package struct BoundedBytes: ByteWriterOutput {
 
 /// Writes the fields of every Stoic little-endian format: fixed-width integers, LEB128 varints
 /// and length-prefixed bytes, into an array that grows or a buffer sized first.
+///
+/// The methods the log path calls are exported specialized for ``BoundedBytes``: the log record
+/// format writes from another module, where the compiler called them unspecialized, through the
+/// protocol (callgrind, one log call through `Logger`: 12,965 instructions with them generic,
+/// 10,597 specialized).
 package struct ByteWriter<Output: ByteWriterOutput> {
   /// The bytes written so far (the array, for a writer that appends).
   package var bytes: Output
@@ -141,6 +146,7 @@ package struct ByteWriter<Output: ByteWriterOutput> {
 
   /// One byte.
   @inlinable
+  @_specialize(exported:true,where Output == BoundedBytes)
   package mutating func u8(_ value: UInt8) { bytes.write(value) }
 
   /// A little-endian `UInt16`.
@@ -157,6 +163,7 @@ package struct ByteWriter<Output: ByteWriterOutput> {
 
   /// A little-endian `Int64`.
   @inlinable
+  @_specialize(exported:true,where Output == BoundedBytes)
   package mutating func i64(_ value: Int64) { integer(value) }
 
   /// A `Double` as the little-endian `UInt64` of its bit pattern.
@@ -166,6 +173,7 @@ package struct ByteWriter<Output: ByteWriterOutput> {
   /// An unsigned LEB128 varint in its shortest form (7 bits a byte, low bits first, the high bit
   /// set on every byte but the last): at most 10 bytes.
   @inlinable
+  @_specialize(exported:true,where Output == BoundedBytes)
   package mutating func varint(_ value: UInt64) {
     var value = value
     while value >= 0x80 {
@@ -183,10 +191,12 @@ package struct ByteWriter<Output: ByteWriterOutput> {
 
   /// The bytes as they are, with no length.
   @inlinable
+  @_specialize(exported:true,where Output == BoundedBytes)
   package mutating func raw(_ value: UnsafeRawBufferPointer) { bytes.write(value) }
 
   /// A text's UTF-8 as it is, with no length (byte by byte when the text is not contiguous).
   @inlinable
+  @_specialize(exported:true,where Output == BoundedBytes)
   package mutating func utf8(_ text: String) {
     let utf8 = text.utf8
     let copied: Void? = utf8.withContiguousStorageIfAvailable {
@@ -228,12 +238,20 @@ package struct ByteWriter<Output: ByteWriterOutput> {
 
   /// A text as a varint UTF-8 length, then its bytes.
   @inlinable
+  @_specialize(exported:true,where Output == BoundedBytes)
   package mutating func varintText(_ value: String) {
-    varint(UInt64(value.utf8.count))
-    utf8(value)
+    // One look at the text's storage for its length and its bytes.
+    let written: Void? = value.utf8.withContiguousStorageIfAvailable { utf8 in
+      varint(UInt64(utf8.count))
+      bytes.write(UnsafeRawBufferPointer(utf8))
+    }
+    if written == nil {
+      varint(UInt64(value.utf8.count))
+      utf8(value)
+    }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   mutating func integer<T: FixedWidthInteger>(_ value: T) {
     Swift.withUnsafeBytes(of: value.littleEndian) { bytes.write($0) }
   }
@@ -355,7 +373,7 @@ package struct ByteReader {
     return String(validating: slice, as: UTF8.self)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   mutating func integer<T: FixedWidthInteger>() -> T? {
     guard let value = bytes.readLittleEndian(T.self, at: offset) else { return nil }
     offset += MemoryLayout<T>.size

@@ -288,7 +288,7 @@ public enum LogRecordFormat {
 
 // MARK: - The format's fields on the package's byte cursor
 
-extension ByteWriter {
+extension ByteWriter where Output == BoundedBytes {
   /// The record's metadata (at depth 1), walked in place: a varint count, then each key and
   /// value.
   mutating func pairs(_ pairs: some LogMetadataPairs) {

@@ -162,9 +162,10 @@ extension OTLP {
 
 extension OTLP.ResourceLogs: OTLPResourceGroup {
   init() { self.init(resource: nil) }
+  // Modified in place (a decoder appends to it): a setter would copy the array per append.
   var scopeGroups: [OTLP.ScopeLogs] {
     get { scopeLogs }
-    set { scopeLogs = newValue }
+    _modify { yield &scopeLogs }
   }
   static var requestKey: StaticString { "resourceLogs" }
   static var scopesKey: StaticString { "scopeLogs" }
@@ -172,9 +173,10 @@ extension OTLP.ResourceLogs: OTLPResourceGroup {
 
 extension OTLP.ScopeLogs: OTLPScopeGroup {
   init() { self.init(scope: nil) }
+  // Modified in place (a decoder appends to it): a setter would copy the array per append.
   var items: [OTLP.LogRecord] {
     get { logRecords }
-    set { logRecords = newValue }
+    _modify { yield &logRecords }
   }
   static var itemsKey: StaticString { "logRecords" }
 }

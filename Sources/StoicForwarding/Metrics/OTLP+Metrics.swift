@@ -274,9 +274,10 @@ extension OTLP {
 
 extension OTLP.ResourceMetrics: OTLPResourceGroup {
   init() { self.init(resource: nil) }
+  // Modified in place (a decoder appends to it): a setter would copy the array per append.
   var scopeGroups: [OTLP.ScopeMetrics] {
     get { scopeMetrics }
-    set { scopeMetrics = newValue }
+    _modify { yield &scopeMetrics }
   }
   static var requestKey: StaticString { "resourceMetrics" }
   static var scopesKey: StaticString { "scopeMetrics" }
@@ -284,9 +285,10 @@ extension OTLP.ResourceMetrics: OTLPResourceGroup {
 
 extension OTLP.ScopeMetrics: OTLPScopeGroup {
   init() { self.init(scope: nil) }
+  // Modified in place (a decoder appends to it): a setter would copy the array per append.
   var items: [OTLP.Metric] {
     get { metrics }
-    set { metrics = newValue }
+    _modify { yield &metrics }
   }
   static var itemsKey: StaticString { "metrics" }
 }

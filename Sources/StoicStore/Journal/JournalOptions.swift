@@ -31,7 +31,7 @@ public struct JournalOptions: Sendable {
   /// the figures).
   public var compressionLevel: Int32
   /// Whether appends copy their frames into a shared mapping of the active segment (`true`, the
-  /// default: no system call per append, but one positional write of zeros ahead per 16 KiB)
+  /// default: no system call per append, but one positional write of zeros ahead per 256 KiB)
   /// or write each with a positional write (`false`). The files, their format and the
   /// crash-safety are the same either way; a record is in the kernel's page cache when the
   /// append returns in both. With mappings, the active segment is preallocated in steps
@@ -50,7 +50,7 @@ public struct JournalOptions: Sendable {
   /// How many bytes of the mapped tail an append writes with zeros ahead of itself (see
   /// ``Journal/writeZeros(through:within:core:)``); 0 turns it off. Tests use small chunks to cross
   /// many of them.
-  var zeroAheadBytes = 16 << 10
+  var zeroAheadBytes = 256 << 10
   /// Where reads of compressed segments borrow their block buffers: the process's pool, or a
   /// test's own (so that what another journal left there does not count in its measures).
   var blockPool = JournalCompressedBlockPool.shared

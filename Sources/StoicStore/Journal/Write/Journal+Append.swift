@@ -360,8 +360,10 @@ extension Journal {
     core.active?.zeroedEnd = zeroed
   }
 
-  /// The zeros ``writeZeros(through:within:core:)`` writes from.
-  static let zeros = [UInt8](repeating: 0, count: 16 << 10)
+  /// The zeros ``writeZeros(through:within:core:)`` writes from: a whole default chunk, so that
+  /// a chunk is one write (the page cache keeps what one write brought in as one folio, and one
+  /// fault maps a folio whole; a chunk written in 16 KiB pieces costs a fault per piece).
+  static let zeros = [UInt8](repeating: 0, count: 256 << 10)
 
   /// The first length an active segment is mapped (and preallocated) with: one page, 4 KiB.
   /// Doubling from there reaches an 8 MiB segment in 11 steps, and a journal that holds a few

@@ -65,7 +65,7 @@ extension UnsafeMutableRawBufferPointer {
 
 /// Where a ``ByteWriter`` puts its bytes: a growing array (``Swift/Array``), or a buffer of a
 /// size computed first (``BoundedBytes``: the journal's mapped tail on the log path).
-package protocol ByteWriterOutput {
+@_spi(Formats) public protocol ByteWriterOutput {
   /// How many bytes have been written.
   var written: Int { get }
   /// Writes one byte (dropped past the end of a bounded output).
@@ -74,42 +74,42 @@ package protocol ByteWriterOutput {
   mutating func write(_ bytes: UnsafeRawBufferPointer)
 }
 
-extension Array: ByteWriterOutput where Element == UInt8 {
+@_spi(Formats) extension Array: ByteWriterOutput where Element == UInt8 {
   /// The array's count.
   @inlinable
-  package var written: Int { count }
+  public var written: Int { count }
 
   /// Appends `byte`.
   @inlinable
-  package mutating func write(_ byte: UInt8) { append(byte) }
+  public mutating func write(_ byte: UInt8) { append(byte) }
 
   /// Appends `bytes`.
   @inlinable
-  package mutating func write(_ bytes: UnsafeRawBufferPointer) { append(contentsOf: bytes) }
+  public mutating func write(_ bytes: UnsafeRawBufferPointer) { append(contentsOf: bytes) }
 }
 
 /// A buffer sized exactly for what is written into it. Every store is checked against the end (a
 /// compare per field): were the sizing ever wrong, the bytes would come out short, never written
 /// past the buffer.
-package struct BoundedBytes: ByteWriterOutput {
+@_spi(Formats) public struct BoundedBytes: ByteWriterOutput {
   @usableFromInline let base: UnsafeMutableRawPointer?
   @usableFromInline let count: Int
   @usableFromInline var stored = 0
 
   /// How many bytes have been stored from the start of the buffer.
   @inlinable
-  package var written: Int { stored }
+  public var written: Int { stored }
 
   /// Writes into `buffer`, from its start.
   @inlinable
-  package init(_ buffer: UnsafeMutableRawBufferPointer) {
+  public init(_ buffer: UnsafeMutableRawBufferPointer) {
     base = buffer.baseAddress
     count = buffer.count
   }
 
   /// Stores `byte`, unless the buffer is full.
   @inlinable @inline(__always)
-  package mutating func write(_ byte: UInt8) {
+  public mutating func write(_ byte: UInt8) {
     guard let base, stored < count else { return }
     base.storeBytes(of: byte, toByteOffset: stored, as: UInt8.self)
     stored += 1
@@ -117,7 +117,7 @@ package struct BoundedBytes: ByteWriterOutput {
 
   /// Stores as many of `bytes` as fit.
   @inlinable @inline(__always)
-  package mutating func write(_ bytes: UnsafeRawBufferPointer) {
+  public mutating func write(_ bytes: UnsafeRawBufferPointer) {
     guard let base, let source = bytes.baseAddress else { return }
     let size = min(bytes.count, count - stored)
     (base + stored).copyMemory(from: source, byteCount: size)
@@ -128,53 +128,54 @@ package struct BoundedBytes: ByteWriterOutput {
 /// Writes the fields of every Stoic little-endian format: fixed-width integers, LEB128 varints
 /// and length-prefixed bytes, into an array that grows or a buffer sized first.
 ///
-/// The methods the log path calls are exported specialized for ``BoundedBytes``: the log record
-/// format writes from another module, where the compiler called them unspecialized, through the
-/// protocol (callgrind, one log call through `Logger`: 12,965 instructions with them generic,
-/// 10,597 specialized).
-package struct ByteWriter<Output: ByteWriterOutput> {
+/// Public as SPI (`@_spi(Formats)`, with ``ByteWriterOutput`` and ``BoundedBytes``), not
+/// `package`: the compiler serializes no `package` body, `@inlinable` or not, so the formats of
+/// other modules (the log record's, the metrics records') called every method across the module
+/// boundary, generic or bound to an exported specialization, where a public `@inlinable` body is
+/// specialized and inlined into the format's own code (callgrind, a `LogSpool.log` call with a
+/// `LogMetadata`: 4,672 instructions with `package`, 4,391 as SPI; through `Logger`: 10,604,
+/// 10,453). No method is exported specialized: a client bound to an exported specialization
+/// calls it rather than inline it.
+@_spi(Formats) public struct ByteWriter<Output: ByteWriterOutput> {
   /// The bytes written so far (the array, for a writer that appends).
-  package var bytes: Output
+  public var bytes: Output
 
   /// A writer that writes into `output`.
   @inlinable
-  package init(into output: Output) { bytes = output }
+  public init(into output: Output) { bytes = output }
 
   /// How many bytes have been written.
   @inlinable
-  package var offset: Int { bytes.written }
+  public var offset: Int { bytes.written }
 
   /// One byte.
   @inlinable
-  @_specialize(exported:true,where Output == BoundedBytes)
-  package mutating func u8(_ value: UInt8) { bytes.write(value) }
+  public mutating func u8(_ value: UInt8) { bytes.write(value) }
 
   /// A little-endian `UInt16`.
   @inlinable
-  package mutating func u16(_ value: UInt16) { integer(value) }
+  public mutating func u16(_ value: UInt16) { integer(value) }
 
   /// A little-endian `UInt32`.
   @inlinable
-  package mutating func u32(_ value: UInt32) { integer(value) }
+  public mutating func u32(_ value: UInt32) { integer(value) }
 
   /// A little-endian `UInt64`.
   @inlinable
-  package mutating func u64(_ value: UInt64) { integer(value) }
+  public mutating func u64(_ value: UInt64) { integer(value) }
 
   /// A little-endian `Int64`.
   @inlinable
-  @_specialize(exported:true,where Output == BoundedBytes)
-  package mutating func i64(_ value: Int64) { integer(value) }
+  public mutating func i64(_ value: Int64) { integer(value) }
 
   /// A `Double` as the little-endian `UInt64` of its bit pattern.
   @inlinable
-  package mutating func double(_ value: Double) { integer(value.bitPattern) }
+  public mutating func double(_ value: Double) { integer(value.bitPattern) }
 
   /// An unsigned LEB128 varint in its shortest form (7 bits a byte, low bits first, the high bit
   /// set on every byte but the last): at most 10 bytes.
   @inlinable
-  @_specialize(exported:true,where Output == BoundedBytes)
-  package mutating func varint(_ value: UInt64) {
+  public mutating func varint(_ value: UInt64) {
     var value = value
     while value >= 0x80 {
       bytes.write(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -185,19 +186,17 @@ package struct ByteWriter<Output: ByteWriterOutput> {
 
   /// The bytes as they are, with no length.
   @inlinable
-  package mutating func raw(_ value: [UInt8]) {
+  public mutating func raw(_ value: [UInt8]) {
     value.withUnsafeBytes { bytes.write($0) }
   }
 
   /// The bytes as they are, with no length.
   @inlinable
-  @_specialize(exported:true,where Output == BoundedBytes)
-  package mutating func raw(_ value: UnsafeRawBufferPointer) { bytes.write(value) }
+  public mutating func raw(_ value: UnsafeRawBufferPointer) { bytes.write(value) }
 
   /// A text's UTF-8 as it is, with no length (byte by byte when the text is not contiguous).
   @inlinable
-  @_specialize(exported:true,where Output == BoundedBytes)
-  package mutating func utf8(_ text: String) {
+  public mutating func utf8(_ text: String) {
     let utf8 = text.utf8
     let copied: Void? = utf8.withContiguousStorageIfAvailable {
       bytes.write(UnsafeRawBufferPointer($0))
@@ -209,28 +208,28 @@ package struct ByteWriter<Output: ByteWriterOutput> {
 
   /// A u32 length, then the bytes.
   @inlinable
-  package mutating func blob(_ value: [UInt8]) {
+  public mutating func blob(_ value: [UInt8]) {
     u32(UInt32(truncatingIfNeeded: value.count))
     raw(value)
   }
 
   /// A u32 count, then each element as a ``blob(_:)``.
   @inlinable
-  package mutating func blobs(_ values: [[UInt8]]) {
+  public mutating func blobs(_ values: [[UInt8]]) {
     u32(UInt32(truncatingIfNeeded: values.count))
     for value in values { blob(value) }
   }
 
   /// A u32 count, then each text's UTF-8 as a ``blob(_:)``.
   @inlinable
-  package mutating func strings(_ values: [String]) {
+  public mutating func strings(_ values: [String]) {
     u32(UInt32(truncatingIfNeeded: values.count))
     for value in values { blob(Array(value.utf8)) }
   }
 
   /// A text as a u16 UTF-8 length, then its bytes: the first 65,535 bytes of a longer text.
   @inlinable
-  package mutating func shortText(_ value: String) {
+  public mutating func shortText(_ value: String) {
     let utf8 = Array(value.utf8.prefix(Int(UInt16.max)))
     u16(UInt16(truncatingIfNeeded: utf8.count))
     raw(utf8)
@@ -238,8 +237,7 @@ package struct ByteWriter<Output: ByteWriterOutput> {
 
   /// A text as a varint UTF-8 length, then its bytes.
   @inlinable
-  @_specialize(exported:true,where Output == BoundedBytes)
-  package mutating func varintText(_ value: String) {
+  public mutating func varintText(_ value: String) {
     // One look at the text's storage for its length and its bytes.
     let written: Void? = value.utf8.withContiguousStorageIfAvailable { utf8 in
       varint(UInt64(utf8.count))
@@ -260,7 +258,7 @@ package struct ByteWriter<Output: ByteWriterOutput> {
 extension ByteWriter where Output == [UInt8] {
   /// A writer that appends to an empty array.
   @inlinable
-  package init() { bytes = [] }
+  public init() { bytes = [] }
 }
 
 /// Reads the fields of every Stoic little-endian format from bytes that may be anything: every

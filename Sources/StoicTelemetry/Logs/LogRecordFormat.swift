@@ -1,4 +1,4 @@
-import StoicStore
+@_spi(Formats) import StoicStore
 
 /// The binary encoding of a log record: one journal payload per record.
 ///

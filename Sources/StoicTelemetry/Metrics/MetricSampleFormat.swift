@@ -1,4 +1,4 @@
-import StoicStore
+@_spi(Formats) import StoicStore
 
 /// The binary encoding of metric samples: a record of the metrics journal (one per flush, or
 /// several when a flush's samples exceed ``maximumRecordBytes``), and the journal's snapshot

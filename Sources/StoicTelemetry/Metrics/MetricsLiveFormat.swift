@@ -1,5 +1,5 @@
 import CStoicAtomics
-import StoicStore
+@_spi(Formats) import StoicStore
 
 /// The layout of the metrics spool's live files (`live-<n>.map`, the extents): the running
 /// aggregates of every series, updated in place with atomic instructions through a shared

@@ -161,6 +161,47 @@ struct JournalMappingTests {
       closed.count == 40 * JournalFrame.recordSize(payloadCount: 300) + JournalFrame.markerSize)
   }
 
+  @Test("with the default chunk, each chunk of zeros ahead is one positional write")
+  func zerosAheadChunkIsOneWrite() throws {
+    // The page cache keeps what one write brought in as one folio, and one page fault maps a
+    // folio whole: a chunk written in pieces would cost the appends a fault per piece.
+    let disk = SimulatedFileSystem()
+    var options = JournalOptions(syncPolicy: .never, segmentSize: 4 << 20)
+    options.compressSealedSegments = false
+    let chunk = UInt64(options.zeroAheadBytes)
+    #expect(chunk >= 64 << 10)
+    let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+    let payload = [UInt8](repeating: 0x5A, count: 300)
+    func state() throws -> (zeroed: UInt64, length: UInt64) {
+      try journal.state.withLock { core in
+        (try #require(core.active?.zeroedEnd), core.active?.mapping?.length ?? 0)
+      }
+    }
+    var plain: Set<Int> = []
+    var zeroing: [Int] = []
+    for _ in 0..<20_000 where zeroing.count < 4 {
+      let before = try state()
+      let operations = disk.operationCount
+      try journal.append(payload)
+      let after = try state()
+      let delta = disk.operationCount - operations
+      // Appends that remapped the segment are left out: they also reserve and map.
+      guard after.length == before.length else { continue }
+      if after.zeroed == before.zeroed {
+        plain.insert(delta)
+      } else if before.zeroed > 0 {
+        #expect(after.zeroed - before.zeroed == chunk)
+        zeroing.append(delta)
+      }
+    }
+    #expect(zeroing.count == 4)
+    // Every append without zeros costs the same; one that writes a chunk costs one write more.
+    #expect(plain.count == 1)
+    let base = try #require(plain.first)
+    #expect(zeroing.allSatisfy { $0 == base + 1 }, "\(zeroing) against \(base)")
+    try journal.close()
+  }
+
   @Test("each sync gives back the mapped pages below the synced end; nothing is lost by it")
   func syncReleasesWrittenPages() throws {
     let disk = SimulatedFileSystem()

@@ -37,12 +37,7 @@ package enum OTLPLogsJSONTranscoder {
     var resources: [OTLPLogsProtobufSummary.ResourceCount] = []
     do {
       try reader.beginObject()
-      while let field = try reader.nextKey(matching: requestField) {
-        if try reader.readNull() { continue }
-        guard field != 0 else {
-          try reader.skipValue()
-          continue
-        }
+      while try nextField(&reader, requestField) != nil {
         try reader.beginArray()
         while try reader.nextElement() {
           resources.append(try resourceLogs(&reader, &writer))
@@ -66,6 +61,20 @@ package enum OTLPLogsJSONTranscoder {
     reader.error(.malformed, "not in the order or shape encoders write")
   }
 
+  /// The number `field` gives the next key of the object being read whose value is not
+  /// `null`, or `nil` at the object's end. A `null` is the field's default and a key `field`
+  /// does not know (0) is skipped, as the decoder does both.
+  private static func nextField(
+    _ reader: inout JSONReader, _ field: (UnsafeBufferPointer<UInt8>) -> Int
+  ) throws(ForwardingError) -> Int? {
+    while let number = try reader.nextKey(matching: field) {
+      if try reader.readNull() { continue }
+      if number != 0 { return number }
+      try reader.skipValue()
+    }
+    return nil
+  }
+
   // MARK: Resource → Scope → record
 
   private static func resourceLogs(_ reader: inout JSONReader, _ writer: inout ProtobufWriter)
@@ -75,12 +84,7 @@ package enum OTLPLogsJSONTranscoder {
     let group = writer.beginMessage(Nesting.RequestField.resourceGroups)
     try reader.beginObject()
     var last = 0
-    while let field = try reader.nextKey(matching: resourceLogsField) {
-      if try reader.readNull() { continue }
-      guard field != 0 else {
-        try reader.skipValue()
-        continue
-      }
+    while let field = try nextField(&reader, resourceLogsField) {
       // Scope groups under a repeated key add up, as the decoder appends them.
       guard field > last || field == Nesting.ResourceGroupField.scopeGroups && last == field
       else { throw notCanonical(reader) }
@@ -112,12 +116,7 @@ package enum OTLPLogsJSONTranscoder {
     var records = 0
     try reader.beginObject()
     var last = 0
-    while let field = try reader.nextKey(matching: scopeLogsField) {
-      if try reader.readNull() { continue }
-      guard field != 0 else {
-        try reader.skipValue()
-        continue
-      }
+    while let field = try nextField(&reader, scopeLogsField) {
       guard field > last || field == Nesting.ScopeGroupField.items && last == field else {
         throw notCanonical(reader)
       }
@@ -146,12 +145,7 @@ package enum OTLPLogsJSONTranscoder {
   {
     try reader.beginObject()
     var last = 0
-    while let field = try reader.nextKey(matching: recordField) {
-      if try reader.readNull() { continue }
-      guard field != 0 else {
-        try reader.skipValue()
-        continue
-      }
+    while let field = try nextField(&reader, recordField) {
       guard field > last else { throw notCanonical(reader) }
       last = field
       switch field {
@@ -188,12 +182,7 @@ package enum OTLPLogsJSONTranscoder {
       let pair = writer.beginMessage(field)
       try reader.beginObject()
       var last = 0
-      while let member = try reader.nextKey(matching: keyValueField) {
-        if try reader.readNull() { continue }
-        guard member != 0 else {
-          try reader.skipValue()
-          continue
-        }
+      while let member = try nextField(&reader, keyValueField) {
         guard member > last else { throw notCanonical(reader) }
         last = member
         if member == Nesting.KeyValueField.key {
@@ -215,12 +204,7 @@ package enum OTLPLogsJSONTranscoder {
   {
     try reader.beginObject()
     var written = false
-    while let member = try reader.nextKey(matching: anyValueField) {
-      if try reader.readNull() { continue }
-      guard member != 0 else {
-        try reader.skipValue()
-        continue
-      }
+    while let member = try nextField(&reader, anyValueField) {
       guard !written else { throw notCanonical(reader) }
       written = true
       switch member {
@@ -236,12 +220,7 @@ package enum OTLPLogsJSONTranscoder {
         let array = writer.beginMessage(member)
         try reader.beginObject()
         // Elements under a repeated `values` add up, as the decoder appends them.
-        while let key = try reader.nextKey(matching: valuesField) {
-          if try reader.readNull() { continue }
-          guard key else {
-            try reader.skipValue()
-            continue
-          }
+        while try nextField(&reader, valuesField) != nil {
           try reader.beginArray()
           while try reader.nextElement() {
             let element = writer.beginMessage(OTLPCommonProtobuf.ArrayValueField.values)
@@ -254,12 +233,7 @@ package enum OTLPLogsJSONTranscoder {
         let list = writer.beginMessage(member)
         try reader.beginObject()
         var seen = false
-        while let key = try reader.nextKey(matching: valuesField) {
-          if try reader.readNull() { continue }
-          guard key else {
-            try reader.skipValue()
-            continue
-          }
+        while try nextField(&reader, valuesField) != nil {
           guard !seen else { throw notCanonical(reader) }
           seen = true
           try attributes(OTLPCommonProtobuf.KeyValueListField.values, &reader, &writer)
@@ -408,8 +382,9 @@ package enum OTLPLogsJSONTranscoder {
     }
   }
 
-  private static func valuesField(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
-    isKey(key, "values")
+  /// `values` (ArrayValue, KeyValueList): 1.
+  private static func valuesField(_ key: UnsafeBufferPointer<UInt8>) -> Int {
+    isKey(key, "values") ? OTLPCommonProtobuf.ArrayValueField.values : 0
   }
 
   @inline(__always)

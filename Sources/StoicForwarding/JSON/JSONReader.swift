@@ -330,28 +330,20 @@ package struct JSONReader {
     throws(ForwardingError) -> Key?
   {
     guard try nextMember(closing: UInt8(ascii: "}")) else { return nil }
-    // The usual key, in one pass over the bytes: `"`, plain ASCII, `"`, whitespace, `:`.
-    // Anything else takes the general path below, which refuses what is wrong.
-    let start = position
-    let fast: (key: Key, next: Int)? = bytes.withUnsafeBufferPointer { all in
-      guard start < all.count, all[start] == UInt8(ascii: "\"") else { return nil }
-      let plain = Self.scanPlain(all, from: start + 1)
-      guard plain.ascii, plain.end < all.count, all[plain.end] == UInt8(ascii: "\"") else {
-        return nil
-      }
-      var cursor = plain.end + 1
-      while cursor < all.count, Self.isWhitespace(all[cursor]) { cursor += 1 }
-      guard cursor < all.count, all[cursor] == UInt8(ascii: ":") else { return nil }
-      return (match(UnsafeBufferPointer(rebasing: all[(start + 1)..<plain.end])), cursor + 1)
-    }
-    if let fast {
-      position = fast.next
-      afterValue()
-      return fast.key
-    }
     guard try peek() == UInt8(ascii: "\"") else { throw error(.malformed, "expected a key") }
-    var text = try readString()
-    let key = text.withUTF8 { match($0) }
+    let start = position + 1
+    let plain = bytes.withUnsafeBufferPointer { all in Self.scanPlain(all, from: start) }
+    let key: Key
+    if plain.ascii, plain.end < bytes.count, bytes[plain.end] == UInt8(ascii: "\"") {
+      key = bytes.withUnsafeBufferPointer { all in
+        match(UnsafeBufferPointer(rebasing: all[start..<plain.end]))
+      }
+      position = plain.end + 1
+      afterValue()
+    } else {
+      var text = try readString()
+      key = text.withUTF8 { match($0) }
+    }
     guard try peek() == UInt8(ascii: ":") else { throw error(.malformed, "expected ':'") }
     position += 1
     return key
@@ -366,21 +358,21 @@ package struct JSONReader {
   {
     guard try peek() == UInt8(ascii: "\"") else { throw error(.malformed, "expected a string") }
     let start = position + 1
-    let fast: (result: Result, next: Int)? = bytes.withUnsafeBufferPointer { all in
-      let plain = Self.scanPlain(all, from: start)
-      guard plain.end < all.count, all[plain.end] == UInt8(ascii: "\""),
-        plain.ascii || UTF8Validation.isValid(UnsafeBufferPointer(rebasing: all[start..<plain.end]))
-      else { return nil }
-      return (body(UnsafeBufferPointer(rebasing: all[start..<plain.end])), plain.end + 1)
-    }
-    guard let fast else {
-      // Escapes, or an error: the general reader resolves or refuses them.
+    let plain = bytes.withUnsafeBufferPointer { all in Self.scanPlain(all, from: start) }
+    guard plain.end < bytes.count, bytes[plain.end] == UInt8(ascii: "\"") else {
       var text = try readString()
       return text.withUTF8 { body($0) }
     }
-    position = fast.next
+    let result: Result? = bytes.withUnsafeBufferPointer { all in
+      let utf8 = UnsafeBufferPointer(rebasing: all[start..<plain.end])
+      return plain.ascii || UTF8Validation.isValid(utf8) ? body(utf8) : nil
+    }
+    guard let result else {
+      throw error(.invalidUTF8, "a string is not valid UTF-8", at: start - 1)
+    }
+    position = plain.end + 1
     afterValue()
-    return fast.result
+    return result
   }
 
   /// Reads an unsigned integer written plainly, as a bare number of digits or a string of
@@ -445,12 +437,6 @@ package struct JSONReader {
     skipWhitespace()
     guard position < bytes.count else { throw error(.truncated, "the JSON ends early") }
     return bytes[position]
-  }
-
-  /// Whether `byte` is JSON whitespace.
-  @inline(__always)
-  private static func isWhitespace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
   }
 
   private mutating func skipWhitespace() {

@@ -76,6 +76,10 @@ import Testing
       #"{"body":{"kvlistValue":{"values":[{"key":"a","value":{"boolValue":true}},{"key":""}]}}}"#,
       #"{"attributes":[{"key":"k"},{"value":{"stringValue":"no key"}},{}]}"#,
       #"{"attributes":[{"key":"k","value":{"stringValue":null,"intValue":3}}]}"#,
+      #"{"attributes":[{"key":"n","value":{"intValue":"007"}},{"key":"","value":{"intValue":"0"}}]}"#,
+      #"{"attributes":[{"key":"é","value":{"stringValue":""}},{"key":"m","value":{"intValue":9}}]}"#,
+      #"{"attributes":[{"key":"big","value":{"intValue":"9223372036854775807"}}]}"#,
+      #"{"attributes":[{"key":"k","value":{"stringValue":"a\nb"}},{"key":"k","value":{"intValue":"-1"}}]}"#,
       #"{}"#,
     ]
     for (index, body) in fast.enumerated() {
@@ -125,6 +129,10 @@ import Testing
       #"{"severityText":"\ud800"}"#,
       "{\"severityText\":\"\u{1}\"}",
       #"{"attributes":[{"key":"k",}]}"#,
+      #"{"attributes":[{"key":"k","value":{"intValue":"9223372036854775808"}}]}"#,
+      #"{"attributes":[{"key":"k","value":{"intValue":""}}]}"#,
+      #"{"attributes":[{"key":"k","value":{"stringValue":"x"}}}]}"#,
+      #"{"attributes":[{"key":"k","value":{"stringValue":"x"}}"#,
     ]
     for (index, body) in bad.enumerated() {
       let json = Array(#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[\#(body)]}]}]}"#.utf8)
@@ -134,6 +142,14 @@ import Testing
     var invalidUTF8 = Array(#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"severityText":"#.utf8)
     invalidUTF8 += [0x22, 0xC3, 0x28, 0x22] + Array("}]}]}]}".utf8)
     #expect(!expectAgreement(invalidUTF8, "invalid UTF-8"))
+    var invalidAttribute = Array(
+      #"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"attributes":[{"key":"k","value":{"stringValue":"#
+        .utf8)
+    invalidAttribute += [0x22, 0xED, 0xA0, 0x80, 0x22] + Array("}}]}]}]}]}".utf8)
+    #expect(!expectAgreement(invalidAttribute, "a surrogate in an attribute's string"))
+    #expect(throws: ForwardingError.self) {
+      try OTLP.ExportLogsServiceRequest(json: invalidAttribute)
+    }
   }
 
   @Test func agreesOnDamagedAndRandomBodies() {
@@ -161,6 +177,32 @@ import Testing
   }
 
   @Test func nestsNoDeeperThanTheModel() {
+    // An attribute of the usual shape as deep as the reader allows, and one level deeper
+    // (its value the one object past the limit): wrappers of 4 levels (a kvlist) and of 3
+    // (an array) make every depth from 6 on.
+    func nested(_ levels: Int) -> [UInt8]? {
+      guard let arrays = (0...(levels / 3)).first(where: { (levels - 3 * $0) % 4 == 0 }) else {
+        return nil
+      }
+      var value = #"{"kvlistValue":{"values":[{"key":"k","value":{"stringValue":"v"}}]}}"#
+      for _ in 0..<((levels - 3 * arrays) / 4) {
+        value = #"{"kvlistValue":{"values":[{"key":"k","value":\#(value)}]}}"#
+      }
+      for _ in 0..<arrays { value = #"{"arrayValue":{"values":[\#(value)]}}"# }
+      return Array(#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"body":\#(value)}]}]}]}"#.utf8)
+    }
+    let accepted = (8..<80).filter { levels in
+      nested(levels).map { (try? OTLP.ExportLogsServiceRequest(json: $0)) != nil } ?? false
+    }
+    guard let deepest = accepted.last, let allowed = nested(deepest),
+      let deeper = nested(deepest + 1)
+    else {
+      Issue.record("no depth accepted")
+      return
+    }
+    #expect(expectAgreement(allowed, "as deep as allowed"))
+    #expect(!expectAgreement(deeper, "one level deeper"))
+    #expect(throws: ForwardingError.self) { try OTLP.ExportLogsServiceRequest(json: deeper) }
     var value = OTLP.AnyValue.string("deep")
     for _ in 0..<(JSONReader.maximumDepth + 4) { value = .array([value]) }
     var record = OTLP.LogRecord()

@@ -375,6 +375,24 @@ package struct JSONReader {
     return result
   }
 
+  /// Offers the input from the next value on to `match`, for a caller that recognises a
+  /// whole value of a known, common shape in one pass: `match` gets the bytes and the offset
+  /// of the value and returns where the value ends, or `nil` to decline (then nothing is
+  /// consumed, and the value is read the general way). `match` must check everything the
+  /// readers would (UTF-8 included) and accept only a value that nests no more than
+  /// `nesting` levels, which is checked against ``maximumDepth`` here.
+  package mutating func readValue(
+    nesting: Int, matching match: (UnsafeBufferPointer<UInt8>, Int) -> Int?
+  ) throws(ForwardingError) -> Bool {
+    _ = try peek()
+    guard depth + nesting <= Self.maximumDepth else { return false }
+    let start = position
+    guard let end = bytes.withUnsafeBufferPointer({ match($0, start) }) else { return false }
+    position = end
+    afterValue()
+    return true
+  }
+
   /// Reads an unsigned integer written plainly, as a bare number of digits or a string of
   /// only digits (`1700000000000000000`, `"1700000000000000000"`), no greater than `maximum`;
   /// for anything else (a sign, a fraction, an exponent, an escape, a greater value, not a

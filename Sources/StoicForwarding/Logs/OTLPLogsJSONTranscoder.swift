@@ -179,6 +179,9 @@ package enum OTLPLogsJSONTranscoder {
   ) throws(ForwardingError) {
     try reader.beginArray()
     while try reader.nextElement() {
+      if try reader.readValue(nesting: 2, matching: { usualAttribute(field, $0, $1, &writer) }) {
+        continue
+      }
       let pair = writer.beginMessage(field)
       try reader.beginObject()
       var last = 0
@@ -196,6 +199,101 @@ package enum OTLPLogsJSONTranscoder {
       }
       writer.endMessage(pair)
     }
+  }
+
+  /// The attribute the encoders write most, in their compact form, matched in one pass:
+  /// `{"key":"…","value":{"stringValue":"…"}}` (strings with no escape) or
+  /// `{"key":"…","value":{"intValue":"…"}}` (decimal digits). Writes it as `KeyValue` field
+  /// `field` and returns where it ends, or returns `nil` (having written nothing) for any
+  /// other bytes, which the general walk then reads.
+  private static func usualAttribute(
+    _ field: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int,
+    _ writer: inout ProtobufWriter
+  ) -> Int? {
+    var cursor = start
+    guard literal(#"{"key":""#, bytes, &cursor) else { return nil }
+    let keyStart = cursor
+    guard let keyEnd = plainString(bytes, &cursor),
+      literal(#","value":{""#, bytes, &cursor)
+    else { return nil }
+    let member: Int
+    if literal(#"stringValue":""#, bytes, &cursor) {
+      member = Value.stringValue
+    } else if literal(#"intValue":""#, bytes, &cursor) {
+      member = Value.intValue
+    } else {
+      return nil
+    }
+    let valueStart = cursor
+    guard let valueEnd = plainString(bytes, &cursor), literal("}}", bytes, &cursor) else {
+      return nil
+    }
+    let value = UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd])
+    var integer: UInt64 = 0
+    if member == Value.intValue {
+      // `UInt64(text)`'s reading of digits only, within Int64.
+      guard !value.isEmpty else { return nil }
+      for digit in value {
+        let (times10, overflow) = integer.multipliedReportingOverflow(by: 10)
+        guard digit &- UInt8(ascii: "0") < 10, !overflow, times10 <= UInt64(Int64.max) else {
+          return nil
+        }
+        integer = times10 + UInt64(digit &- UInt8(ascii: "0"))
+        guard integer <= UInt64(Int64.max) else { return nil }
+      }
+    }
+    let pair = writer.beginMessage(field)
+    if keyEnd > keyStart {
+      present(
+        Nesting.KeyValueField.key, UnsafeBufferPointer(rebasing: bytes[keyStart..<keyEnd]), &writer)
+    }
+    let slot = writer.beginMessage(Nesting.KeyValueField.value)
+    if member == Value.stringValue {
+      present(member, value, &writer)
+    } else {
+      writer.presentVarint(member, integer)
+    }
+    writer.endMessage(slot)
+    writer.endMessage(pair)
+    return cursor
+  }
+
+  /// Whether `text` comes at `cursor` (then moved past it).
+  @inline(__always)
+  private static func literal(
+    _ text: StaticString, _ bytes: UnsafeBufferPointer<UInt8>, _ cursor: inout Int
+  ) -> Bool {
+    let count = text.utf8CodeUnitCount
+    guard bytes.count - cursor >= count else { return false }
+    let expected = text.utf8Start
+    for index in 0..<count where bytes[cursor + index] != expected[index] { return false }
+    cursor += count
+    return true
+  }
+
+  /// The end of the string content at `cursor` when it has no escape or control character
+  /// and is valid UTF-8 (`cursor` then moved past its closing quote), else `nil`.
+  @inline(__always)
+  private static func plainString(_ bytes: UnsafeBufferPointer<UInt8>, _ cursor: inout Int)
+    -> Int?
+  {
+    var index = cursor
+    var high: UInt8 = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+      high |= byte
+      index += 1
+    }
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+    if high >= 0x80 {
+      guard UTF8Validation.isValid(UnsafeBufferPointer(rebasing: bytes[cursor..<index])) else {
+        return nil
+      }
+    }
+    let end = index
+    cursor = index + 1
+    return end
   }
 
   /// Transcodes the fields of an `AnyValue` object; returns whether it held a value.

@@ -7,8 +7,9 @@
 /// `encoded(as: .protobuf)` gives, byte for byte. The walk reads the JSON with the decoder's
 /// rules (``OTLPLogsJSON``, ``OTLPCommonJSON``: the same ``JSONReader``, `null` as the default,
 /// unknown keys skipped with their syntax checked, integers as numbers or strings, hex ids),
-/// but keys, strings and plain integers are handled as bytes, and a log record's fields are
-/// written in the order they come. Protobuf's order is the field numbers', and a repeated JSON
+/// but keys, strings and plain integers are handled as bytes, the attribute encoders write
+/// most (`{"key":"…","value":{"stringValue":"…"}}`, compact) is matched in one pass, and a log
+/// record's fields are written in the order they come. Protobuf's order is the field numbers', and a repeated JSON
 /// key replaces the earlier value where the protobuf would hold both, so the walk gives up
 /// (returns `nil`) on a request that is not in the shape encoders write: a field before one
 /// with a lower number, a field twice, an `AnyValue` with two values, a `KeyValue` with an

@@ -128,6 +128,8 @@ import Testing
       #"{"body":"text"}"#,
       #"{"severityText":"\ud800"}"#,
       "{\"severityText\":\"\u{1}\"}",
+      "{\"attributes\":[{\"key\":\"k\",\"value\":{\"stringValue\":\"abcdefgh\u{1F}ijklmnop\"}}]}",
+      "{\"attributes\":[{\"key\":\"tab\u{9}in a key\",\"value\":{\"stringValue\":\"v\"}}]}",
       #"{"attributes":[{"key":"k",}]}"#,
       #"{"attributes":[{"key":"k","value":{"intValue":"9223372036854775808"}}]}"#,
       #"{"attributes":[{"key":"k","value":{"intValue":""}}]}"#,

@@ -280,6 +280,25 @@ package enum OTLPLogsJSONTranscoder {
   {
     var index = cursor
     var high: UInt8 = 0
+    // Eight bytes at a time while none is a quote, a backslash or a control character (each
+    // test is exact for the word as a whole); then byte by byte.
+    if let base = UnsafeRawPointer(bytes.baseAddress) {
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      var highWord: UInt64 = 0
+      while bytes.count - index >= 8 {
+        let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let special =
+          ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+          | ((word &- ones &* 0x20) & ~word)
+        guard special & highs == 0 else { break }
+        highWord |= word
+        index += 8
+      }
+      if highWord & highs != 0 { high = 0x80 }
+    }
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }

@@ -245,7 +245,9 @@ final class CollectorService: Sendable {
   /// Decodes a request (refusing what is not one) and counts its records per producer. A
   /// protobuf logs request, stored as it came, is only checked and counted
   /// (``OTLPLogsProtobufSummary``): it refuses what the decoder refuses, without building
-  /// every record and attribute.
+  /// every record and attribute. A JSON logs request is transcoded to the protobuf the model
+  /// would encode (``OTLPLogsJSONTranscoder``), without building it either, when it has the
+  /// usual shape; the model decodes the rest.
   private static func decode(_ signal: OTLPSignal, _ bytes: [UInt8], as encoding: OTLPEncoding)
     throws(ForwardingError) -> Decoded
   {
@@ -256,6 +258,14 @@ final class CollectorService: Sendable {
         normalized: nil, recordCount: resources.reduce(0) { $0 + $1.logRecords },
         producers: producers(resources.map { ($0.resource, $0.logRecords) }))
     case .logs:
+      // A JSON request in the shape encoders write is turned into its protobuf in one walk;
+      // anything else (and every refusal, with its error) goes through the model.
+      if let transcoded = OTLPLogsJSONTranscoder.transcode(bytes) {
+        return Decoded(
+          normalized: transcoded.protobuf,
+          recordCount: transcoded.resources.reduce(0) { $0 + $1.logRecords },
+          producers: producers(transcoded.resources.map { ($0.resource, $0.logRecords) }))
+      }
       let request = try OTLP.ExportLogsServiceRequest(decoding: bytes, as: encoding)
       return Decoded(
         normalized: encoding == .protobuf ? nil : request.encoded(as: .protobuf),

@@ -320,6 +320,116 @@ package struct JSONReader {
     return value
   }
 
+  // MARK: Bytes instead of strings (for transcoders)
+
+  /// Like ``nextKey()``, but hands the key's UTF-8 bytes to `match` instead of building a
+  /// `String`, and returns what `match` returns (`nil` at the object's `}`). A key with no
+  /// escape, all ASCII (the usual key), is handed over as it lies in the input; any other is
+  /// read as ``nextKey()`` reads it, so the same keys are refused with the same errors.
+  package mutating func nextKey<Key>(matching match: (UnsafeBufferPointer<UInt8>) -> Key)
+    throws(ForwardingError) -> Key?
+  {
+    guard try nextMember(closing: UInt8(ascii: "}")) else { return nil }
+    guard try peek() == UInt8(ascii: "\"") else { throw error(.malformed, "expected a key") }
+    let start = position + 1
+    let plain = bytes.withUnsafeBufferPointer { all in Self.scanPlain(all, from: start) }
+    let key: Key
+    if plain.ascii, plain.end < bytes.count, bytes[plain.end] == UInt8(ascii: "\"") {
+      key = bytes.withUnsafeBufferPointer { all in
+        match(UnsafeBufferPointer(rebasing: all[start..<plain.end]))
+      }
+      position = plain.end + 1
+      afterValue()
+    } else {
+      var text = try readString()
+      key = text.withUTF8 { match($0) }
+    }
+    guard try peek() == UInt8(ascii: ":") else { throw error(.malformed, "expected ':'") }
+    position += 1
+    return key
+  }
+
+  /// Like ``readString()``, but hands the string's UTF-8 bytes (escapes resolved, checked) to
+  /// `body` instead of returning a `String`, and returns what `body` returns. A string with no
+  /// escape is handed over as it lies in the input (after the same UTF-8 check); any other is
+  /// read by ``readString()``, so the same strings are refused with the same errors.
+  package mutating func readString<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result)
+    throws(ForwardingError) -> Result
+  {
+    guard try peek() == UInt8(ascii: "\"") else { throw error(.malformed, "expected a string") }
+    let start = position + 1
+    let plain = bytes.withUnsafeBufferPointer { all in Self.scanPlain(all, from: start) }
+    guard plain.end < bytes.count, bytes[plain.end] == UInt8(ascii: "\"") else {
+      var text = try readString()
+      return text.withUTF8 { body($0) }
+    }
+    let result: Result? = bytes.withUnsafeBufferPointer { all in
+      let utf8 = UnsafeBufferPointer(rebasing: all[start..<plain.end])
+      return plain.ascii || UTF8Validation.isValid(utf8) ? body(utf8) : nil
+    }
+    guard let result else {
+      throw error(.invalidUTF8, "a string is not valid UTF-8", at: start - 1)
+    }
+    position = plain.end + 1
+    afterValue()
+    return result
+  }
+
+  /// Offers the input from the next value on to `match`, for a caller that recognises a
+  /// whole value of a known, common shape in one pass: `match` gets the bytes and the offset
+  /// of the value and returns where the value ends, or `nil` to decline (then nothing is
+  /// consumed, and the value is read the general way). `match` must check everything the
+  /// readers would (UTF-8 included) and accept only a value that nests no more than
+  /// `nesting` levels, which is checked against ``maximumDepth`` here.
+  package mutating func readValue(
+    nesting: Int, matching match: (UnsafeBufferPointer<UInt8>, Int) -> Int?
+  ) throws(ForwardingError) -> Bool {
+    _ = try peek()
+    guard depth + nesting <= Self.maximumDepth else { return false }
+    let start = position
+    guard let end = bytes.withUnsafeBufferPointer({ match($0, start) }) else { return false }
+    position = end
+    afterValue()
+    return true
+  }
+
+  /// Reads an unsigned integer written plainly, as a bare number of digits or a string of
+  /// only digits (`1700000000000000000`, `"1700000000000000000"`), no greater than `maximum`;
+  /// for anything else (a sign, a fraction, an exponent, an escape, a greater value, not a
+  /// number or string at all) returns `nil` and consumes nothing, for the caller to read the
+  /// value the general way. What it reads, `UInt64(text)` of the value's text reads the same.
+  package mutating func readPlainUnsigned(atMost maximum: UInt64) throws(ForwardingError)
+    -> UInt64?
+  {
+    let first = try peek()
+    let quoted = first == UInt8(ascii: "\"")
+    // A bare number ends where JSON's grammar ends it; it must be digits only up to there.
+    var end = position
+    guard quoted || Self.scanNumber(bytes, from: &end) else { return nil }
+    var cursor = quoted ? position + 1 : position
+    var value: UInt64 = 0
+    let digitsStart = cursor
+    while cursor < bytes.count {
+      let digit = bytes[cursor] &- UInt8(ascii: "0")
+      guard digit < 10 else { break }
+      let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+      let (sum, carry) = times10.addingReportingOverflow(UInt64(digit))
+      guard !overflow, !carry else { return nil }
+      value = sum
+      cursor += 1
+    }
+    guard cursor > digitsStart, value <= maximum else { return nil }
+    if quoted {
+      guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "\"") else { return nil }
+      cursor += 1
+    } else {
+      guard end == cursor else { return nil }
+    }
+    position = cursor
+    afterValue()
+    return value
+  }
+
   // MARK: Skipping
 
   /// Skips one value of any kind, checking its syntax and nesting as if it were read.

@@ -5,7 +5,9 @@
 ///
 /// For a protobuf logs body, the collector's check-and-count walk
 /// (`OTLPLogsProtobufSummary`) must agree with the decoder: the same error for bytes the
-/// decoder refuses, the same resources and record counts for bytes it accepts.
+/// decoder refuses, the same resources and record counts for bytes it accepts. For a JSON logs
+/// body, so must the collector's JSON to protobuf walk (`OTLPLogsJSONTranscoder`) wherever it
+/// does not give up.
 ///
 /// What must hold for a body that decodes: its protobuf encoding decodes to a request that
 /// encodes to the same bytes (protobuf is how the collector stores a request: compared as
@@ -30,7 +32,7 @@ enum OTLPTarget {
           check(OTLP.ExportMetricsServiceRequest.self, body, encoding)
         } else {
           check(OTLP.ExportLogsServiceRequest.self, body, encoding)
-          if encoding == .protobuf { checkSummary(body) }
+          if encoding == .protobuf { checkSummary(body) } else { checkTranscoder(body) }
         }
       },
       seeds: {
@@ -65,6 +67,31 @@ enum OTLPTarget {
     FuzzCheck.require(
       fromJSON.encoded(as: .json) == json && (hasNaN || fromJSON.encoded(as: .protobuf) == encoded),
       "a \(Message.self) changed through JSON:\n\(message)\nbecame\n\(fromJSON)")
+  }
+
+  /// The collector's JSON to protobuf walk (`OTLPLogsJSONTranscoder`) agrees with the decoder on
+  /// `body`: whatever it transcodes the decoder accepts, to the same protobuf, resources and
+  /// record counts (it may give up on what the decoder accepts: the collector decodes it then).
+  static func checkTranscoder(_ body: [UInt8]) {
+    guard let transcoded = OTLPLogsJSONTranscoder.transcode(body) else { return }
+    guard let request = try? OTLP.ExportLogsServiceRequest(json: body) else {
+      FuzzCheck.fail("the JSON transcoder accepted a logs body the decoder refuses")
+    }
+    FuzzCheck.require(
+      transcoded.protobuf == request.encoded(as: .protobuf),
+      "the JSON transcoder's protobuf differs from the decoder's")
+    let counts = request.resourceLogs.map { $0.scopeLogs.reduce(0) { $0 + $1.logRecords.count } }
+    FuzzCheck.require(
+      transcoded.resources.map(\.logRecords) == counts,
+      "the JSON transcoder's record counts differ from the decoder's")
+    let resources = { (resources: [OTLP.Resource?]) in
+      OTLP.ExportLogsServiceRequest(resourceLogs: resources.map { OTLP.ResourceLogs(resource: $0) })
+        .encoded(as: .protobuf)
+    }
+    FuzzCheck.require(
+      resources(transcoded.resources.map(\.resource))
+        == resources(request.resourceLogs.map(\.resource)),
+      "the JSON transcoder's resources differ from the decoder's")
   }
 
   /// The summary walk and the decoder agree on `body`.

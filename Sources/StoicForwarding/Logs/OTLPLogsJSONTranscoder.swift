@@ -396,7 +396,9 @@ package enum OTLPLogsJSONTranscoder {
       writer.varint(UInt64(digits.count / 2))
       var index = 0
       while index < digits.count {
-        guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else {
+        guard let high = OTLPExporterConfiguration.hexValue(digits[index]),
+          let low = OTLPExporterConfiguration.hexValue(digits[index + 1])
+        else {
           return false
         }
         writer.bytes.append(high << 4 | low)
@@ -405,15 +407,6 @@ package enum OTLPLogsJSONTranscoder {
       return true
     }
     guard valid else { throw notCanonical(reader) }
-  }
-
-  private static func nibble(_ digit: UInt8) -> UInt8? {
-    switch digit {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-    default: nil
-    }
   }
 
   // The integers: digits read as bytes, anything else the decoder's way.

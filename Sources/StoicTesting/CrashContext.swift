@@ -24,6 +24,20 @@ public struct CrashContext: Sendable, CustomStringConvertible {
   public let recoveryCrashPoint: Int?
   /// For a crashed recovery: the number of operations recovery performed.
   public let recoveryTotalPoints: Int?
+  /// Which image of the exploration this is, for exploring it alone again (see
+  /// ``CrashReplay``); `nil` for a context a test made itself.
+  public let replay: CrashReplay?
+  /// The budget's environment variables (seed and images per crash point) that, with
+  /// ``replay``, rebuild this image.
+  let budgetEnvironment: String?
+
+  /// The environment variables that explore this image alone again, for example
+  /// `STOIC_CRASH_SEED=0x5701C STOIC_CRASH_BUDGET=2000 STOIC_CRASH_REPLAY=12:7`, or `nil` for
+  /// a context a test made itself.
+  public var replayEnvironment: String? {
+    guard let replay, let budgetEnvironment else { return nil }
+    return "\(budgetEnvironment) STOIC_CRASH_REPLAY=\(replay)"
+  }
 
   /// Creates a context (the explorer does; tests of a `check` function may too).
   public init(
@@ -44,14 +58,18 @@ public struct CrashContext: Sendable, CustomStringConvertible {
     self.duringRecovery = duringRecovery
     self.recoveryCrashPoint = recoveryCrashPoint
     self.recoveryTotalPoints = recoveryTotalPoints
+    self.replay = nil
+    self.budgetEnvironment = nil
   }
 
   /// Creates a context whose image description is built when read.
   init(
     crashPoint: Int, totalPoints: Int, acknowledged: [String], attempted: [String],
     imageText: LazyText, duringRecovery: Bool = false, recoveryCrashPoint: Int? = nil,
-    recoveryTotalPoints: Int? = nil
+    recoveryTotalPoints: Int? = nil, replay: CrashReplay? = nil, budgetEnvironment: String? = nil
   ) {
+    self.replay = replay
+    self.budgetEnvironment = budgetEnvironment
     self.crashPoint = crashPoint
     self.totalPoints = totalPoints
     self.acknowledged = acknowledged
@@ -99,6 +117,7 @@ public struct CrashContext: Sendable, CustomStringConvertible {
       text += ", then recovery crash point \(recoveryCrashPoint) of \(recoveryTotalPoints)"
     }
     text += " (acknowledged: \(acknowledged)); image: \(image)"
+    if let replayEnvironment { text += "; replay: \(replayEnvironment)" }
     return text
   }
 }

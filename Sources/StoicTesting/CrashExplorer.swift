@@ -11,13 +11,25 @@
 /// 3. for every crash point, builds the crash images the model allows (durable state plus any
 ///    subset of the pending operations, writes torn or garbled; exhaustively while they fit in
 ///    the budget, else the durable-only image, the everything-kept image and a seeded sample),
-///    runs `recover` on a fresh disk holding each image, and passes the result to `check`;
+///    runs `recover` on a fresh disk holding each image, and passes the result to `check`. It
+///    takes them in rounds: the first image of every crash point (in an order the seed
+///    shuffles), then the second of every crash point, and so on, so that a deadline
+///    (``CrashBudget/seconds``), however short, reaches every crash point before it goes
+///    deeper into any;
 /// 4. when `recover` performed operations and ``CrashBudget/recoveryCrashPoints`` is set,
-///    crashes recovery at each of its points too, runs `recover` again on those images and
-///    checks again, with ``CrashContext/duringRecovery`` set.
+///    crashes recovery at each of its points too (for every round, or for the first
+///    ``CrashBudget/crashedRecoveriesPerCrashPoint`` rounds), runs `recover` again on those
+///    images and checks again, with ``CrashContext/duringRecovery`` set.
 ///
-/// Anything `recover` or `check` throws is a ``CrashViolation`` naming the crash point(s) and
-/// the image. The same budget and seed give the same report, and
+/// An image whose disk (files, bytes, directories) equals one already checked with the same
+/// acknowledgements is not recovered again, wherever it came from: the report counts it in
+/// ``CrashReport/equalImagesSkipped``. This assumes what `check` accepts depends on the
+/// recovered state and on ``CrashContext/acknowledged`` and ``CrashContext/attempted``, not on
+/// the crash point's number, which is there to name the image.
+///
+/// Anything `recover` or `check` throws is a ``CrashViolation`` naming the crash point(s), the
+/// image and its ``CrashReplay``. The same budget and seed give the same images in the same
+/// order; ``CrashBudget/replay`` explores one of them alone, and
 /// ``crashImages(setup:operation:at:)`` rebuilds the images of a crash point, so a violation
 /// can be replayed and debugged.
 ///
@@ -92,6 +104,7 @@ public struct CrashExplorer: Sendable {
     recover: (SimulatedFileSystem) throws -> State,
     check: (State, CrashContext) throws -> Void
   ) -> CrashReport {
+    var tally = CrashTally(deadline: budget.seconds)
     let run: CrashRun
     switch CrashRun.record(setup: setup, operation: operation) {
     case .success(let recorded):
@@ -103,49 +116,151 @@ public struct CrashExplorer: Sendable {
         crashPoints: 0, imagesChecked: 0,
         violations: [context.violation(.setupThrew, "setup threw: \(failure.description)")])
     }
-    let snapshots = run.snapshots
-    let attempted = run.acknowledgements.map(\.value)
-    var tally = CrashTally()
-    let totalPoints = snapshots.count - 1
-    for (point, snapshot) in snapshots.enumerated() {
-      let acknowledged = run.acknowledgements.filter { $0.crashPoint <= point }.map(\.value)
-      let space = CrashImageSpace(snapshot: snapshot, seed: budget.seed)
-      var imageNumber = 0
-      space.forEachImage(
-        limit: budget.imagesPerCrashPoint, seed: SplitMix64.mix(budget.seed, point)
-      ) { image in
-        imageNumber += 1
-        let context = CrashContext(
-          crashPoint: point, totalPoints: totalPoints, acknowledged: acknowledged,
-          attempted: attempted, imageText: image.describer)
-        let recovery = tally.run(image, context, recover, check)
-        if budget.recoveryCrashPoints, let recovery, recovery.count > 1 {
-          exploreRecovery(
-            recovery, after: context, salt: [point, imageNumber], &tally, recover, check)
-        }
-      }
+    var points = run.snapshots.indices.map { point in
+      CrashPointImages(
+        point: point,
+        acknowledged: run.acknowledgements.filter { $0.crashPoint <= point }.map(\.value),
+        images: CrashImageStream(
+          space: CrashImageSpace(snapshot: run.snapshots[point], seed: budget.seed),
+          limit: budget.imagesPerCrashPoint, seed: SplitMix64.mix(budget.seed, point)))
+    }
+    let explored = Explored(
+      totalPoints: run.snapshots.count - 1, attempted: run.acknowledgements.map(\.value),
+      environment: budget.environment)
+    if let replay = budget.replay {
+      self.replay(replay, &points, explored, &tally, recover, check)
+    } else {
+      exploreInRounds(&points, explored, &tally, recover, check)
     }
     return CrashReport(
-      crashPoints: snapshots.count, imagesChecked: tally.imagesChecked,
+      crashPoints: run.snapshots.count, imagesChecked: tally.imagesChecked,
       violations: tally.violations, recoveryImagesChecked: tally.recoveryImagesChecked,
-      operationError: run.operationError)
+      operationError: run.operationError, crashPointsVisited: tally.visitedPoints.count,
+      equalImagesSkipped: tally.equalImagesSkipped,
+      recoveryCrashPointsExplored: tally.recoveryCrashPointsExplored,
+      stoppedAtDeadline: tally.stoppedAtDeadline, elapsed: ContinuousClock.now - tally.started,
+      firstViolationAfter: tally.firstViolationAfter)
+  }
+
+  /// What every image's context shares.
+  private struct Explored {
+    let totalPoints: Int
+    let attempted: [String]
+    let environment: String
+  }
+
+  /// The images of one crash point and what had been acknowledged by then.
+  private struct CrashPointImages {
+    let point: Int
+    let acknowledged: [String]
+    var images: CrashImageStream
+  }
+
+  /// The context of the latest image `points` gave.
+  private func context(of points: CrashPointImages, _ image: CrashImage, _ explored: Explored)
+    -> CrashContext
+  {
+    CrashContext(
+      crashPoint: points.point, totalPoints: explored.totalPoints,
+      acknowledged: points.acknowledged, attempted: explored.attempted,
+      imageText: image.describer,
+      replay: CrashReplay(crashPoint: points.point, image: points.images.emitted),
+      budgetEnvironment: explored.environment)
+  }
+
+  /// Round `r` checks the `r`th image of every crash point that has one, in an order the seed
+  /// shuffles, then crashes the recoveries of the round's images when `r` is within
+  /// ``CrashBudget/crashedRecoveriesPerCrashPoint``; the rounds go on until every crash point
+  /// has given its images or the deadline passes.
+  private func exploreInRounds<State>(
+    _ points: inout [CrashPointImages],
+    _ explored: Explored,
+    _ tally: inout CrashTally,
+    _ recover: (SimulatedFileSystem) throws -> State,
+    _ check: (State, CrashContext) throws -> Void
+  ) {
+    var live = Array(points.indices)
+    var generator = SplitMix64(seed: SplitMix64.mix(budget.seed, points.count))
+    live.shuffle(using: &generator)
+    var round = 0
+    while !live.isEmpty {
+      round += 1
+      let crashesRecovery =
+        budget.recoveryCrashPoints && round <= budget.crashedRecoveriesPerCrashPoint ?? Int.max
+      var recovered: [(CrashImage, CrashContext)] = []
+      var next: [Int] = []
+      for index in live {
+        if tally.pastDeadline() { return }
+        guard let image = points[index].images.next() else { continue }
+        next.append(index)
+        let context = context(of: points[index], image, explored)
+        if case .checked(recovered: true) = tally.run(image, context, recover, check),
+          crashesRecovery
+        {
+          recovered.append((image, context))
+        }
+      }
+      for (image, context) in recovered {
+        guard let snapshots = tally.recordRecovery(of: image, recover) else { continue }
+        exploreRecovery(snapshots, after: context, &tally, recover, check)
+        if tally.stoppedAtDeadline { return }
+      }
+      live = next
+    }
+  }
+
+  /// Explores the one image `replay` names (and its crashed recovery, when it names one),
+  /// checking it even if an equal image was checked.
+  private func replay<State>(
+    _ replay: CrashReplay,
+    _ points: inout [CrashPointImages],
+    _ explored: Explored,
+    _ tally: inout CrashTally,
+    _ recover: (SimulatedFileSystem) throws -> State,
+    _ check: (State, CrashContext) throws -> Void
+  ) {
+    guard points.indices.contains(replay.crashPoint) else { return }
+    var found: CrashImage?
+    while points[replay.crashPoint].images.emitted < replay.image,
+      let image = points[replay.crashPoint].images.next()
+    {
+      found = image
+    }
+    guard let image = found, points[replay.crashPoint].images.emitted == replay.image else {
+      return
+    }
+    let context = context(of: points[replay.crashPoint], image, explored)
+    guard let recoveryPoint = replay.recoveryCrashPoint, let recoveryImage = replay.recoveryImage
+    else {
+      _ = tally.run(image, context, everyImage: true, recover, check)
+      return
+    }
+    guard let snapshots = tally.recordRecovery(of: image, recover) else { return }
+    exploreRecovery(
+      snapshots, after: context, only: (recoveryPoint, recoveryImage), &tally, recover, check)
   }
 
   /// Crashes a recovery that performed operations at each of its points, and recovers and
-  /// checks again.
+  /// checks again (or only the one image `only` names, for a replay).
   private func exploreRecovery<State>(
     _ snapshots: [DiskSnapshot],
     after context: CrashContext,
-    salt: [Int],
+    only: (point: Int, image: Int)? = nil,
     _ tally: inout CrashTally,
     _ recover: (SimulatedFileSystem) throws -> State,
     _ check: (State, CrashContext) throws -> Void
   ) {
     let recoveryTotal = snapshots.count - 1
-    for point in 1...recoveryTotal {
-      let space = CrashImageSpace(snapshot: snapshots[point], seed: budget.seed)
-      let seed = SplitMix64.mix(budget.seed, salt[0], salt[1], point)
-      space.forEachImage(limit: budget.imagesPerRecoveryCrashPoint, seed: seed) { image in
+    guard recoveryTotal >= 1, let main = context.replay else { return }
+    for point in 1...recoveryTotal where only == nil || only?.point == point {
+      tally.recoveryCrashPointsExplored += 1
+      var images = CrashImageStream(
+        space: CrashImageSpace(snapshot: snapshots[point], seed: budget.seed),
+        limit: budget.imagesPerRecoveryCrashPoint,
+        seed: SplitMix64.mix(budget.seed, main.crashPoint, main.image, point))
+      while let image = images.next() {
+        if let only, images.emitted != only.image { continue }
+        if tally.pastDeadline() { return }
         let recoveryContext = CrashContext(
           crashPoint: context.crashPoint, totalPoints: context.totalPoints,
           acknowledged: context.acknowledged, attempted: context.attempted,
@@ -153,8 +268,12 @@ public struct CrashExplorer: Sendable {
             "\(base.text) | recovery crashed after \(point) of \(recoveryTotal) operations: "
               + describer.text
           },
-          duringRecovery: true, recoveryCrashPoint: point, recoveryTotalPoints: recoveryTotal)
-        _ = tally.run(image, recoveryContext, recover, check)
+          duringRecovery: true, recoveryCrashPoint: point, recoveryTotalPoints: recoveryTotal,
+          replay: CrashReplay(
+            crashPoint: main.crashPoint, image: main.image, recoveryCrashPoint: point,
+            recoveryImage: images.emitted),
+          budgetEnvironment: context.budgetEnvironment)
+        _ = tally.run(image, recoveryContext, everyImage: only != nil, recover, check)
       }
     }
   }

@@ -1,46 +1,8 @@
 extension CrashImageSpace {
-  /// Calls `body` with up to `limit` distinct images.
-  ///
-  /// When every combination (with every tear point of every write) fits in `limit`, all of
-  /// them. Otherwise every combination with a few tear points per write (byte 1, the middle,
-  /// the last byte, and 512 and 4096 byte sector boundaries) when those fit, else the
-  /// durable-only and the everything-kept image; then, up to `limit`, a sample drawn from
-  /// `seed` with tears at random bytes.
+  /// Calls `body` with up to `limit` distinct images, in ``CrashImageStream``'s order.
   func forEachImage(limit: Int, seed: UInt64, _ body: (CrashImage) -> Void) {
-    let limit = max(1, limit)
-    var seen = Set<Int>()
-    var emitted = 0
-    func offer(_ choices: [Choice]) {
-      guard emitted < limit else { return }
-      let image = materialize(choices)
-      var hasher = Hasher()
-      hasher.combine(image.files)
-      hasher.combine(image.directories)
-      guard seen.insert(hasher.finalize()).inserted else { return }
-      emitted += 1
-      body(
-        CrashImage(
-          files: image.files, directories: image.directories,
-          describer: LazyText { [self] in describe(choices) }))
-    }
-    if combinations(everyTear: true) <= limit {
-      enumerate(slots.map { options($0, everyTear: true) }, offer)
-      return
-    }
-    if combinations(everyTear: false) <= limit {
-      // Every combination with the representative tear points; the rest of the budget then
-      // goes to random tear points below, so a larger budget explores more of them.
-      enumerate(slots.map { options($0, everyTear: false) }, offer)
-    } else {
-      offer(slots.map { _ in .lost })
-      offer(slots.map { _ in .kept })
-    }
-    var generator = SplitMix64(seed: seed)
-    var attempts = 0
-    while emitted < limit && attempts < limit * 4 {
-      offer(sample(inOrder: attempts % 2 == 0, using: &generator))
-      attempts += 1
-    }
+    var stream = CrashImageStream(space: self, limit: limit, seed: seed)
+    while let image = stream.next() { body(image) }
   }
 
   /// The choices for one slot: lost, kept, and for a write its tear points and garbage.
@@ -77,23 +39,6 @@ extension CrashImageSpace {
       total = product
     }
     return total
-  }
-
-  /// Every combination, in mixed-radix order (the first is all lost, the second keeps the
-  /// last slot's first option, ...).
-  func enumerate(_ options: [[Choice]], _ body: ([Choice]) -> Void) {
-    var digits = [Int](repeating: 0, count: options.count)
-    while true {
-      body(digits.indices.map { options[$0][digits[$0]] })
-      var position = digits.count - 1
-      while position >= 0 {
-        digits[position] += 1
-        if digits[position] < options[position].count { break }
-        digits[position] = 0
-        position -= 1
-      }
-      if position < 0 { return }
-    }
   }
 
   /// One random image. In order: per file and directory, a random prefix of its operations

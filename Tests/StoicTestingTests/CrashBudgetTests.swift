@@ -26,6 +26,30 @@ import Testing
     #expect(CrashBudget(imagesPerCrashPoint: 3).seed == CrashBudget.defaultSeed)
   }
 
+  @Test func crashedRecoveriesAreEveryImageUnlessCapped() {
+    #expect(CrashBudget(imagesPerCrashPoint: 9).crashedRecoveriesPerCrashPoint == nil)
+    let capped = CrashBudget(imagesPerCrashPoint: 9, crashedRecoveriesPerCrashPoint: 4)
+    #expect(capped.crashedRecoveriesPerCrashPoint == 4)
+    let zero = CrashBudget(imagesPerCrashPoint: 9, crashedRecoveriesPerCrashPoint: 0)
+    #expect(zero.crashedRecoveriesPerCrashPoint == 1)
+    let fromEnvironment = CrashBudget.fromEnvironment(default: 7).crashedRecoveriesPerCrashPoint
+    if let text = getenv("STOIC_CRASH_RECOVERIES"), let value = Int(String(cString: text)),
+      value > 0
+    {
+      #expect(fromEnvironment == value)
+    } else {
+      #expect(fromEnvironment == nil)
+    }
+  }
+
+  @Test func aDeadlineIsPositiveAndFiniteOrNone() {
+    #expect(CrashBudget(imagesPerCrashPoint: 1).seconds == nil)
+    #expect(CrashBudget(imagesPerCrashPoint: 1, seconds: 2.5).seconds == 2.5)
+    for bad in [0, -1, Double.infinity, Double.nan] {
+      #expect(CrashBudget(imagesPerCrashPoint: 1, seconds: bad).seconds == nil, "\(bad)")
+    }
+  }
+
   @Test func seedChangesTheSampleNotTheVerdict() {
     let payload = String(repeating: "y", count: 3000)
     func run(seed: UInt64) -> CrashReport {

@@ -60,4 +60,25 @@ import Testing
     #expect(report.recoveryImagesChecked <= mainImages * 3 * budget.imagesPerRecoveryCrashPoint)
     #expect(report.recoveryImagesChecked > 0)
   }
+
+  /// A cap on the images whose recovery is crashed leaves the operation's images alone,
+  /// crashes the recovery of no more than the cap per crash point, and still catches a
+  /// recovery that breaks when crashed (the first image of a point is the durable-only one).
+  @Test func crashedRecoveriesPerCrashPointCapsOnlyTheCrashedRecoveries() {
+    let all = ToyAtomicWriter.correct.explore(
+      budget: CrashBudget(imagesPerCrashPoint: 64), recover: Self.rewriteInPlace)
+    let capped = ToyAtomicWriter.correct.explore(
+      budget: CrashBudget(imagesPerCrashPoint: 64, crashedRecoveriesPerCrashPoint: 1),
+      recover: Self.rewriteInPlace)
+    let mainImages = { (report: CrashReport) in report.imagesChecked - report.recoveryImagesChecked
+    }
+    #expect(mainImages(capped) == mainImages(all))
+    #expect(mainImages(all) > capped.crashPoints, "some point must have more than one image")
+    #expect(capped.recoveryImagesChecked > 0)
+    #expect(capped.recoveryImagesChecked < all.recoveryImagesChecked)
+    // One image per crash point; recovery performs 3 operations, each with at most 8 images.
+    #expect(capped.recoveryImagesChecked <= capped.crashPoints * 3 * 8)
+    #expect(!capped.passed)
+    #expect(capped.violations.allSatisfy { $0.context.duringRecovery })
+  }
 }

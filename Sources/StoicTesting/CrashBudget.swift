@@ -88,6 +88,9 @@ public struct CrashBudget: Sendable, Hashable {
   /// - `STOIC_CRASH_BUDGET`: images per crash point, a positive integer; else `default`, or
   ///   ``imagesUnderTimeBudget`` when a time is given;
   /// - `STOIC_CRASH_SECONDS`: ``seconds``, a positive decimal number; else no deadline;
+  /// - `STOIC_CRASH_TOTAL_SECONDS`: a deadline for all the explorations of the process
+  ///   together, counted from the first one's start (it applies to every budget, not only to
+  ///   those read from the environment); else none;
   /// - `STOIC_CRASH_SEED`: decimal or `0x` hexadecimal; else ``defaultSeed``;
   /// - `STOIC_CRASH_RECOVERIES`: ``crashedRecoveriesPerCrashPoint``, a positive integer; else
   ///   every image;
@@ -127,6 +130,13 @@ enum TestEnvironment {
     guard let text = value(name), let number = Int(text), number > 0 else { return nil }
     return number
   }
+
+  /// The deadline `STOIC_CRASH_TOTAL_SECONDS` (a positive decimal number) sets for every
+  /// exploration of this process together: that many seconds after the first exploration
+  /// started; `nil` when unset. An exploration stops at the earlier of it and its own
+  /// ``CrashBudget/seconds``, so a run of many suites keeps to its total.
+  static let runDeadline: ContinuousClock.Instant? = positiveDecimal("STOIC_CRASH_TOTAL_SECONDS")
+    .map { ContinuousClock.now + CrashTally.duration(seconds: $0) }
 
   /// A positive finite decimal number, or `nil` if the variable is unset or does not parse as
   /// one.

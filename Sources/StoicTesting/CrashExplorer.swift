@@ -97,9 +97,25 @@ public struct CrashExplorer: Sendable {
   ///     found.
   ///   - check: Throws (ideally a ``CrashViolation`` from ``CrashContext/require(_:_:)``)
   ///     when what `recover` found is not acceptable at that crash point.
+  ///   - fileID: The caller's file, naming the exploration in ``CrashReportLog``.
+  ///   - function: The caller's function, naming the exploration in ``CrashReportLog``.
   /// - Returns: The crash points explored, images checked and violations found. Never throws.
   public func explore<State>(
     setup: (SimulatedFileSystem) throws -> Void = { _ in },
+    operation: (SimulatedFileSystem, CrashRecorder) throws -> Void,
+    recover: (SimulatedFileSystem) throws -> State,
+    check: (State, CrashContext) throws -> Void,
+    fileID: String = #fileID,
+    function: String = #function
+  ) -> CrashReport {
+    let report = exploreAll(setup: setup, operation: operation, recover: recover, check: check)
+    CrashReportLog.append(report, caller: "\(fileID) \(function)")
+    return report
+  }
+
+  /// ``explore(setup:operation:recover:check:fileID:function:)`` without the log.
+  private func exploreAll<State>(
+    setup: (SimulatedFileSystem) throws -> Void,
     operation: (SimulatedFileSystem, CrashRecorder) throws -> Void,
     recover: (SimulatedFileSystem) throws -> State,
     check: (State, CrashContext) throws -> Void
@@ -320,7 +336,7 @@ struct CrashRun {
 }
 
 extension CrashExplorer {
-  /// The crash images ``explore(setup:operation:recover:check:)`` checks at one crash point,
+  /// The crash images ``explore(setup:operation:recover:check:fileID:function:)`` checks at one crash point,
   /// in the same order and with the same descriptions: for replaying a violation.
   ///
   /// Run the same `setup` and `operation`, pick the image whose ``CrashImage/description``

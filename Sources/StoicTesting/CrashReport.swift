@@ -1,4 +1,4 @@
-/// The outcome of ``CrashExplorer/explore(setup:operation:recover:check:)``.
+/// The outcome of ``CrashExplorer/explore(setup:operation:recover:check:fileID:function:)``.
 public struct CrashReport: Sendable, CustomStringConvertible {
   /// The number of crash points of the operation: the operations performed plus one (point
   /// 0).

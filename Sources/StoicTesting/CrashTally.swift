@@ -29,7 +29,16 @@ struct CrashTally {
   init(deadline seconds: Double?) {
     let now = ContinuousClock.now
     started = now
-    deadline = seconds.map { now + .nanoseconds(Int64(min($0, 1e9) * 1e9)) }
+    let own = seconds.map { now + Self.duration(seconds: $0) }
+    switch (own, TestEnvironment.runDeadline) {
+    case (let own?, let run?): deadline = min(own, run)
+    case (let own, let run): deadline = own ?? run
+    }
+  }
+
+  /// `seconds` (finite, positive; at most a billion) as a duration.
+  static func duration(seconds: Double) -> Duration {
+    .nanoseconds(Int64(min(max(seconds, 0), 1e9) * 1e9))
   }
 
   /// Whether the deadline has passed (and, once it has, that the exploration stopped early).

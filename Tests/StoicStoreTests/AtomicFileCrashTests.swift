@@ -125,7 +125,16 @@ struct AtomicFileCrashTests {
 
   typealias Writer = @Sendable (SimulatedFileSystem, [UInt8]) throws -> Void
 
-  static func brokenWriterFails(envelope: Bool, _ writer: @escaping Writer) -> CrashReport {
+  static func brokenWriterFails(
+    envelope: Bool, caller: String = #function, _ writer: @escaping Writer
+  ) -> CrashReport {
+    CrashReportLog.$name.withValue("mutation atomic file \(caller)") {
+      explore(envelope: envelope, writer)
+    }
+  }
+
+  /// Explores a write of new contents over old ones with `writer`.
+  private static func explore(envelope: Bool, _ writer: @escaping Writer) -> CrashReport {
     let options = AtomicFile.Options(envelope: envelope, keepPrevious: false)
     let old = Array("old contents".utf8)
     let new = Array("new contents, longer than the old".utf8)

@@ -155,7 +155,7 @@ struct JournalAndOutboxMutationTests {
   @Test(
     "the defect makes the crash suite fail with its kind of violation", arguments: Defect.allCases)
   func isCaught(_ defect: Defect) {
-    let report = defect.explore()
+    let report = CrashReportLog.$name.withValue("mutation \(defect)") { defect.explore() }
     #expect(report.violationKinds.contains(defect.expectedKind), "\(defect): \(report)")
   }
 }

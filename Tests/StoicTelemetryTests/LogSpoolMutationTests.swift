@@ -43,7 +43,7 @@ struct LogSpoolMutationTests {
   @Test(
     "the defect makes the crash suite fail with its kind of violation", arguments: Defect.allCases)
   func isCaught(_ defect: Defect) {
-    let report = defect.explore()
+    let report = CrashReportLog.$name.withValue("mutation \(defect)") { defect.explore() }
     #expect(report.violationKinds.contains(defect.expectedKind), "\(defect): \(report)")
   }
 }

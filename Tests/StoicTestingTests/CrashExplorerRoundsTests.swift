@@ -1,6 +1,7 @@
 import StoicStore
-import StoicTesting
 import Testing
+
+@testable import StoicTesting
 
 /// The order of an exploration (every crash point before a second image of any), its deadline,
 /// equal images checked once, and the replay of one image by seed and index.
@@ -204,5 +205,24 @@ import Testing
     let detected = try #require(report.firstViolationAfter)
     #expect(detected <= report.elapsed)
     #expect(report.description.contains("first violation after"))
+  }
+}
+
+/// The line an exploration appends to `STOIC_CRASH_REPORT`.
+@Suite struct CrashReportLogTests {
+  @Test func theLineHoldsTheReportsFieldsInOrder() {
+    let report = ToyAtomicWriter.noSyncBeforeRename.explore(
+      budget: CrashBudget(imagesPerCrashPoint: 8))
+    let fields = CrashReportLog.line(report, name: "a\tname\n").split(
+      separator: "\t", omittingEmptySubsequences: false)
+    #expect(fields.count == CrashReportLog.fields.count)
+    #expect(fields[0] == "a name ")
+    #expect(fields[1] == "\(report.crashPointsVisited)")
+    #expect(fields[2] == "\(report.crashPoints)")
+    #expect(fields[3] == "\(report.imagesBuilt)")
+    #expect(fields[4] == "\(report.imagesChecked)")
+    #expect(fields[7] == "\(report.violations.count)")
+    #expect(fields[9] != "-")
+    #expect(fields[10] == "0")
   }
 }

@@ -11,12 +11,14 @@ import Testing
 /// and metadata hold (a line break, ESC, OSC, BEL, DEL, C1, invalid UTF-8), and `--json`
 /// gives those bytes back exactly.
 @Suite struct TerminalEscapingTests {
-  /// Bytes biased towards what a terminal acts on: C0, DEL, the UTF-8 of C1 and U+2028, ESC
-  /// sequences, backslashes, and stray bytes that are not UTF-8.
+  /// Bytes biased towards what a terminal acts on: C0, DEL, the UTF-8 of C1, U+2028 and two
+  /// bidirectional controls (U+202E, U+2066), ESC sequences, backslashes, and stray bytes that
+  /// are not UTF-8.
   static func hostileText(_ random: inout SplitMix64) -> String {
     let pieces: [[UInt8]] = [
       [0x0A], [0x0D], [0x09], [0x00], [0x07], [0x1B], [0x7F], [0xC2, 0x9B], [0xC2, 0x85],
-      [0xE2, 0x80, 0xA8], Array("\u{1B}[31m".utf8), Array("\u{1B}]0;title\u{07}".utf8),
+      [0xE2, 0x80, 0xA8], [0xE2, 0x80, 0xAE], [0xE2, 0x81, 0xA6], Array("\u{1B}[31m".utf8),
+      Array("\u{1B}]0;title\u{07}".utf8),
       Array("\\n".utf8), [0xFF], [0xC2], [0xE2, 0x80], Array("2026-01-01 critical FORGED".utf8),
       Array("é ok".utf8),
     ]
@@ -134,6 +136,17 @@ import Testing
     #expect(TerminalText.escaped("\u{1B}]0;t\u{07}") == "\\x1b]0;t\\x07")
     #expect(TerminalText.escaped("\u{7F}\u{9B}\u{2028}\t\r\0") == "\\x7f\\u009b\\u2028\\t\\r\\x00")
     #expect(TerminalText.escaped("plain é ✓") == "plain é ✓")
+    // A forged producer name that a terminal would show reversed ("txt.exe" as "exe.txt").
+    #expect(TerminalText.escaped("a\u{202E}txt.exe") == "a\\u202etxt.exe")
+    for value: UInt32 in [0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E]
+      + [0x2066, 0x2067, 0x2068, 0x2069]
+    {
+      let scalar = Unicode.Scalar(value).map(String.init) ?? ""
+      #expect(TerminalText.escaped(scalar) == "\\u" + String(value, radix: 16), "\(value)")
+    }
+    // Neighbours that are not controls stay as they are.
+    #expect(
+      TerminalText.escaped("\u{2029}\u{2030}\u{2065}\u{206A}") == "\\u2029\u{2030}\u{2065}\u{206A}")
     let painted = Style(enabled: true)("x\u{1B}[2Jy", .red)
     #expect(painted == "\u{1B}[31mx\\x1b[2Jy\u{1B}[0m")
     #expect(TerminalText.controlsEscaped(painted, keepingStyle: true) == painted)

@@ -1,8 +1,9 @@
-import StoicForwarding
 import StoicStore
 import StoicTelemetry
 import StoicTesting
 import Testing
+
+@testable import StoicForwarding
 
 /// The forwarder with a receiver in memory: batches over spool ranges, keys, classification,
 /// release of acknowledged records.
@@ -298,6 +299,17 @@ struct ForwarderTests {
     #expect(options.backoff(afterFailures: 1, random: 0) == .milliseconds(500))
     #expect(options.backoff(afterFailures: 3, random: 1) == .seconds(4))
     #expect(options.backoff(afterFailures: 30, random: 1) == .seconds(60))
+  }
+
+  @Test("a receiver's Retry-After holds the outbox back no longer than the longest backoff")
+  func retryAfterHoldIsTheLongestBackoff() {
+    let options = ForwarderOptions(maximumBackoff: .seconds(60))
+    #expect(options.outbox.retryPolicy.longestHold == .seconds(300))
+    #expect(options.outboxOptions.retryPolicy.longestHold == .seconds(60))
+    var outbox = OutboxOptions()
+    outbox.retryPolicy = RetryPolicy(longestHold: .seconds(5))
+    let shorter = ForwarderOptions(outbox: outbox, maximumBackoff: .seconds(60))
+    #expect(shorter.outboxOptions.retryPolicy.longestHold == .seconds(5))
   }
 
   @Test("metrics as OTLP: monotonic cumulative sums, gauges, histograms with explicit bounds")

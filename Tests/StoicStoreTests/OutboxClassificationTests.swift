@@ -173,9 +173,10 @@ import Testing
 
   @Test func aLongRetryAfterEndsTheDrainAndIsHonouredByTheNext() async throws {
     let clock = OutboxManualClock()
+    let policy = RetryPolicy(longestHold: .seconds(7200))
     let outbox = try Outbox<String>(
       log: MemoryOutboxLog(), codec: .utf8, fileSystem: SimulatedFileSystem(),
-      options: outboxTestOptions(clock: clock, policy: .standard), events: .discard)
+      options: outboxTestOptions(clock: clock, policy: policy), events: .discard)
     try await outbox.enqueue("a", key: "A")
     let receiver = OutboxScriptedReceiver([.http(status: 503, retryAfter: "3600")])
     let first = try await outbox.deliverPending { receiver.answer($0) }
@@ -188,5 +189,28 @@ import Testing
     clock.advance(milliseconds: 3_600_000)
     let later = try await outbox.deliverPending { receiver.answer($0) }
     #expect(later.delivered == 1)
+  }
+
+  /// A receiver asking for a day (or for a date in 9999) holds the sends back only for the
+  /// policy's longest hold, 5 minutes by default: then it is asked again.
+  @Test(arguments: ["999999999", "Fri, 31 Dec 9999 23:59:59 GMT"])
+  func aRetryAfterLongerThanTheLongestHoldIsCutToIt(_ header: String) async throws {
+    let clock = OutboxManualClock()
+    let outbox = try Outbox<String>(
+      log: MemoryOutboxLog(), codec: .utf8, fileSystem: SimulatedFileSystem(),
+      options: outboxTestOptions(clock: clock, policy: .standard), events: .discard)
+    try await outbox.enqueue("a", key: "A")
+    let receiver = OutboxScriptedReceiver([.http(status: 429, retryAfter: header)])
+    let first = try await outbox.deliverPending { receiver.answer($0) }
+    #expect(first.haltedBecause == "HTTP 429")
+    #expect(RetryPolicy.standard.longestHold == .seconds(300))
+    #expect(first.retryNotBefore == clock.now + 300_000)
+    clock.advance(milliseconds: 299_999)
+    let early = try await outbox.deliverPending { receiver.answer($0) }
+    #expect(early.attempts == 0)
+    clock.advance(milliseconds: 1)
+    let later = try await outbox.deliverPending { receiver.answer($0) }
+    #expect(later.delivered == 1)
+    #expect(receiver.sent.count == 2)
   }
 }

@@ -34,6 +34,17 @@ struct TelemetrySpoolTests {
     try reopened.close()
   }
 
+  @Test("an empty directory path is refused, not taken as the root directory")
+  func emptyDirectoryIsRefused() throws {
+    let disk = SimulatedFileSystem()
+    #expect {
+      try TelemetrySpool.open(at: "", fileSystem: disk)
+    } throws: { error in
+      (error as? StoreError)?.code == .invalidArgument
+    }
+    #expect(disk.allPaths().isEmpty, "\(disk.allPaths())")
+  }
+
   @Test("the drop counts are published as the metric stoic.spool.dropped, one series a reason")
   func dropCountsForwardedAsMetric() throws {
     let disk = SimulatedFileSystem()

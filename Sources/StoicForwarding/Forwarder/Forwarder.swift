@@ -601,7 +601,7 @@ public actor Forwarder {
           wait = options.backoff(afterFailures: failures, random: Double.random(in: 0...1))
           if let notBefore = report.retryNotBefore {
             let asked = notBefore - options.outbox.clock.now()
-            if asked > 0 { wait = max(wait, .milliseconds(asked)) }
+            if asked > 0 { wait = max(wait, min(.milliseconds(asked), options.maximumBackoff)) }
           }
           events.emit(ForwardingEvents.drainHalted, [("reason", reason), ("retryIn", "\(wait)")])
         } else {

@@ -53,7 +53,8 @@ public struct ForwarderOptions: Sendable {
   /// The first wait of the background loop after a drain that could not finish (the endpoint
   /// unreachable, refusing, or asking to wait); doubled after each further one, with jitter.
   public var initialBackoff: Duration
-  /// The longest wait of the background loop.
+  /// The longest wait of the background loop, also after a receiver's `Retry-After` that
+  /// asked for longer: the outbox's `RetryPolicy/longestHold` is cut to it.
   public var maximumBackoff: Duration
 
   /// Creates options: batches of up to 1,000 records or 1 MiB, 32 formed ahead per stream,
@@ -82,11 +83,14 @@ public struct ForwarderOptions: Sendable {
     self.maximumBackoff = maximumBackoff
   }
 
-  /// ``outbox`` with ``classifier`` as its classifier: what the forwarder opens its outbox
-  /// with.
+  /// ``outbox`` with ``classifier`` as its classifier and its retry policy's
+  /// `longestHold` at most ``maximumBackoff``: what the forwarder opens its outbox with. A
+  /// receiver's `Retry-After` holds the forwarder back no longer than its own longest backoff
+  /// (a minute by default), however long it asked for.
   var outboxOptions: OutboxOptions {
     var options = outbox
     options.classifier = classifier
+    options.retryPolicy.longestHold = min(options.retryPolicy.longestHold, maximumBackoff)
     return options
   }
 

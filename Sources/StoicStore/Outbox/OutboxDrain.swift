@@ -187,7 +187,7 @@ final class OutboxDrain<Item: Sendable> {
       return
     }
     if let retryAfter, retryAfter > options.retryPolicy.maxRetryAfter {
-      let wait = retryAfter.clampedNanoseconds / 1_000_000
+      let wait = min(retryAfter, options.retryPolicy.longestHold).clampedNanoseconds / 1_000_000
       engine.notBefore = options.clock.now() + Int64(clamping: wait)
       report.retryNotBefore = engine.notBefore
       return halt(current, reason)

@@ -4,7 +4,9 @@
 /// The wait before retry `n` (1-based) is uniform in `0 ... min(maxDelay, initialDelay · 2ⁿ⁻¹)`
 /// ("full jitter"), drawn from the outbox's ``OutboxRandom``. A `Retry-After` the receiver sent
 /// replaces the jittered wait; one longer than ``maxRetryAfter`` stops the drain instead, and
-/// the outbox does not send again before the time it asked for.
+/// the outbox does not send again before the time it asked for, or ``longestHold`` from now if
+/// that comes first (a receiver that asks for a day, or a date in 9999, is asked again after
+/// it: the spool's age and quota limits would drop what waits a day).
 ///
 /// When an entry's attempts or the drain's budget run out, the entry goes back in line and the
 /// drain stops: the rest of the queue would fail the same way.
@@ -19,6 +21,9 @@ public struct RetryPolicy: Sendable, Hashable {
   public var drainBudget: Int
   /// The longest `Retry-After` a drain waits out; a longer one ends the drain.
   public var maxRetryAfter: Duration
+  /// The longest a receiver's `Retry-After` holds the outbox's sends back after it ended a
+  /// drain: a longer wait is cut to this, and the receiver is asked again then.
+  public var longestHold: Duration
 
   /// Creates a policy.
   public init(
@@ -26,17 +31,19 @@ public struct RetryPolicy: Sendable, Hashable {
     maxDelay: Duration = .seconds(30),
     maxAttempts: Int = 5,
     drainBudget: Int = 20,
-    maxRetryAfter: Duration = .seconds(60)
+    maxRetryAfter: Duration = .seconds(60),
+    longestHold: Duration = .seconds(300)
   ) {
     self.initialDelay = initialDelay
     self.maxDelay = maxDelay
     self.maxAttempts = max(maxAttempts, 1)
     self.drainBudget = max(drainBudget, 0)
     self.maxRetryAfter = maxRetryAfter
+    self.longestHold = max(longestHold, .zero)
   }
 
   /// 500 ms doubling up to 30 s, 5 attempts per entry, 20 retries per drain, `Retry-After` up
-  /// to a minute.
+  /// to a minute within a drain, a longer one holding the sends back at most 5 minutes.
   public static let standard = RetryPolicy()
 
   /// One attempt per entry: the first transient failure ends the drain.

@@ -80,13 +80,17 @@ public final class TelemetrySpool: Sendable {
   ///   - events: Where the spool's events are reported (they are also written into the
   ///     spool). Called on the thread that raised them; must not block or call back.
   /// - Returns: The open spool.
-  /// - Throws: `StoreError.Code.locked` (naming the holder's process id) when another handle
-  ///   or process holds the spool; `StoreError.Code.corrupt` for damage the options do not
-  ///   let it salvage; the file system's errors.
+  /// - Throws: `StoreError.Code.invalidArgument` for an empty `root` (which would put the
+  ///   spool in `/`); `StoreError.Code.locked` (naming the holder's process id) when another
+  ///   handle or process holds the spool; `StoreError.Code.corrupt` for damage the options do
+  ///   not let it salvage; the file system's errors.
   public static func open(
     at root: String, options: TelemetryOptions = TelemetryOptions(),
     fileSystem: any FileSystem = PosixFileSystem(), events: EventSink = .discard
   ) throws(StoreError) -> TelemetrySpool {
+    guard !root.isEmpty else {
+      throw StoreError(.invalidArgument, "the spool's directory is an empty path")
+    }
     try fileSystem.createDirectoryDurably(root)
     let lock = try SpoolLock.acquire(root: root, fileSystem: fileSystem)
     do throws(StoreError) {

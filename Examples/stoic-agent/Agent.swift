@@ -8,7 +8,8 @@ import StoicTelemetry
   import Darwin
 #endif
 
-/// The agent: writes its records, then forwards until drained (or for ever). On the main
+/// The agent: writes its records, then forwards until drained (or for ever); without a
+/// forwarder (`OTEL_SDK_DISABLED=true`), writes its records and returns. On the main
 /// actor: the spool's calls that block (a flush, a read at start, `agent.next`) run on the main
 /// thread, never on a thread of Swift's cooperative pool.
 ///
@@ -22,7 +23,8 @@ import StoicTelemetry
 struct Agent {
   let arguments: AgentArguments
   let spool: TelemetrySpool
-  let forwarder: Forwarder
+  /// `nil` when forwarding is off (`OTEL_SDK_DISABLED=true`): the records stay in the spool.
+  let forwarder: Forwarder?
   let written: CounterSeries
   let sizes: HistogramSeries
   let state: AtomicFile
@@ -32,7 +34,7 @@ struct Agent {
   static let levels: [LogLevel] = [.info, .debug, .notice, .warning, .info, .error]
   static let chunk = 200
 
-  init(arguments: AgentArguments, spool: TelemetrySpool, forwarder: Forwarder) {
+  init(arguments: AgentArguments, spool: TelemetrySpool, forwarder: Forwarder?) {
     self.arguments = arguments
     self.spool = spool
     self.forwarder = forwarder
@@ -97,9 +99,16 @@ struct Agent {
         lastMetrics = .now
       }
       try record(next: next)
-      _ = try await forwarder.drain()
+      _ = try await forwarder?.drain()
     }
     try record(next: next)
+    guard let forwarder else {
+      try spool.flush()
+      AgentOutput.error(
+        "forwarding is off (OTEL_SDK_DISABLED=true): the records stay in the spool for a later"
+          + " run or 'stoic drain'")
+      return 0
+    }
     var failures = 0
     while true {
       if ContinuousClock.now - lastMetrics >= arguments.metricsEvery || arguments.exitWhenDrained {

@@ -26,7 +26,9 @@ struct AgentArguments {
     dedupes by Idempotency-Key. Without --endpoint, the endpoint comes from
     OTEL_EXPORTER_OTLP_ENDPOINT (or the _LOGS_/_METRICS_ variants); header fields from
     OTEL_EXPORTER_OTLP_HEADERS (or its alias STOIC_OTLP_HEADERS); the other OTEL_EXPORTER_OTLP_*
-    variables, OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES apply too.
+    variables, OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES apply too. With
+    OTEL_SDK_DISABLED=true it forwards nothing, as an app would: it writes its records into the
+    spool (no endpoint needed), says so on standard error and exits 0.
 
       --spool DIR            the telemetry spool (created if missing; required)
       --endpoint URL         the receiver's base URL, http://host:port (else from the

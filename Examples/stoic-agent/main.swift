@@ -31,18 +31,24 @@ if !arguments.endpoint.isEmpty {
 }
 // Unless the environment says otherwise, requests time out after 10 s.
 variables["OTEL_EXPORTER_OTLP_TIMEOUT"] = variables["OTEL_EXPORTER_OTLP_TIMEOUT"] ?? "10000"
-let exporter: OTLPExporter
+let exporter: OTLPExporter?
 let environment: OTelEnvironment
 do {
   environment = try OTelEnvironment(variables)
-  guard var configuration = environment.exporter else {
-    AgentOutput.error("--endpoint URL or OTEL_EXPORTER_OTLP_ENDPOINT is required")
-    AgentOutput.error("run 'stoic-agent --help' for usage")
-    exit(64)
+  if environment.isSDKDisabled {
+    // As an app does: the spool keeps recording, nothing is sent (a later run or
+    // `stoic drain` sends it).
+    exporter = nil
+  } else {
+    guard var configuration = environment.exporter else {
+      AgentOutput.error("--endpoint URL or OTEL_EXPORTER_OTLP_ENDPOINT is required")
+      AgentOutput.error("run 'stoic-agent --help' for usage")
+      exit(64)
+    }
+    if let encoding = arguments.encoding { configuration.encoding = encoding }
+    if !arguments.gzip { configuration.compression = .none }
+    exporter = try OTLPExporter(configuration: configuration)
   }
-  if let encoding = arguments.encoding { configuration.encoding = encoding }
-  if !arguments.gzip { configuration.compression = .none }
-  exporter = try OTLPExporter(configuration: configuration)
 } catch {
   AgentOutput.error("\(error.message)")
   exit(64)
@@ -82,10 +88,14 @@ let forwarderOptions = ForwarderOptions(
 
 let status: Int32
 do {
-  let forwarder = try await Forwarder.open(
-    spool: spool, exporter: exporter, options: forwarderOptions)
-  status = try await Agent(arguments: arguments, spool: spool, forwarder: forwarder).run()
-  try await forwarder.close()
+  if let exporter {
+    let forwarder = try await Forwarder.open(
+      spool: spool, exporter: exporter, options: forwarderOptions)
+    status = try await Agent(arguments: arguments, spool: spool, forwarder: forwarder).run()
+    try await forwarder.close()
+  } else {
+    status = try await Agent(arguments: arguments, spool: spool, forwarder: nil).run()
+  }
   try spool.close()
 } catch {
   AgentOutput.error("\(error)")

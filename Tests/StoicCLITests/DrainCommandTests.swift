@@ -108,7 +108,7 @@ struct DrainCommandTests {
   }
 
   @Test(
-    "a wrong token: exit 75, the batch kept, HTTP 401 in inspect's LAST ERROR, no secret shown"
+    "a wrong token: exit 77, the batch kept, HTTP 401 in inspect's LAST ERROR, no secret shown"
   )
   func unauthorizedShowsLastError() async throws {
     try await StoicProcess.withAsyncScratch { directory in
@@ -123,8 +123,11 @@ struct DrainCommandTests {
           "OTEL_EXPORTER_OTLP_HEADERS": "Authorization=Bearer%20wr0ng-s3cret",
         ])
       try await collector.stop()
-      #expect(drain.status == 75, "\(drain)")
+      #expect(drain.status == 77, "\(drain)")
       #expect(drain.error.contains("401"))
+      #expect(drain.error.contains("refused the credentials"), "\(drain)")
+      #expect(drain.error.contains("OTEL_EXPORTER_OTLP_HEADERS"), "\(drain)")
+      #expect(!drain.error.contains("run it again later"), "\(drain)")
       let inspect = try StoicProcess.run(["inspect", spoolDirectory + "/forwarding"])
       #expect(inspect.status == 0, "\(inspect)")
       #expect(inspect.output.contains("LAST ERROR"))

@@ -44,4 +44,34 @@ struct AgentEnvironmentTests {
     #expect(agent.wait(seconds: 30) == 64)
     #expect(agent.errors.contains("OTEL_EXPORTER_OTLP_ENDPOINT"))
   }
+
+  @Test("OTEL_SDK_DISABLED=true: the records are spooled, nothing is sent, exit 0")
+  func agentWithTheSDKDisabled() throws {
+    let directory = try EndToEnd.scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let data = directory + "/collector"
+    let collector = try CollectorProcess(data: data, port: 0)
+    let agent = try ChildProcess(
+      "stoic-agent",
+      ["--spool", directory + "/spool", "--logs", "40", "--exit-when-drained"],
+      environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": collector.endpoint, "OTEL_SDK_DISABLED": "TRUE"])
+    let status = agent.wait(seconds: 60)
+    collector.child.stop(SIGTERM)
+    #expect(status == 0, "\(String(describing: status)) \(agent.errors)")
+    #expect(agent.errors.contains("OTEL_SDK_DISABLED"), "\(agent.errors)")
+    #expect(try EndToEnd.agentSequences(collector: data).isEmpty)
+    let spool = try EndToEnd.openSpool(directory + "/spool")
+    let kept = try spool.logs.entries(from: spool.logs.lowWaterMark + 1)
+      .filter { $0.record?.label.hasPrefix("agent.") == true }
+    try spool.close()
+    #expect(kept.count == 40)
+    // No endpoint is needed either.
+    let alone = try ChildProcess(
+      "stoic-agent", ["--spool", directory + "/spool2", "--logs", "3"],
+      environment: [
+        "OTEL_EXPORTER_OTLP_ENDPOINT": "", "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT": "",
+        "OTEL_SDK_DISABLED": "true",
+      ])
+    #expect(alone.wait(seconds: 60) == 0, "\(alone.errors)")
+  }
 }

@@ -44,7 +44,8 @@ enum DrainCommand: StoicCommand {
 
       exit status: 0 everything delivered, 1 a batch parked, 2 the spool could not be read or
       written, 64 usage, 69 the spool is held by another process, 75 stopped on a transient
-      failure (the receiver unreachable or asking to wait): run it again later.
+      failure (the receiver unreachable or asking to wait): run it again later, 77 the receiver
+      refused the credentials (401, 403): check OTEL_EXPORTER_OTLP_HEADERS.
       """)
 
   @MainActor
@@ -117,6 +118,12 @@ enum DrainCommand: StoicCommand {
       console.line("  the receiver rejected \(report.rejectedByReceiver) items (partial success)")
     }
     if let reason = report.haltedBecause {
+      if report.haltedByReceiver {
+        console.error(
+          "stoic drain: the endpoint refused the credentials (\(reason)): check "
+            + "OTEL_EXPORTER_OTLP_HEADERS; nothing was lost")
+        return .refused
+      }
       console.error("stoic drain: stopped: \(reason); run it again later")
       return .tryLater
     }

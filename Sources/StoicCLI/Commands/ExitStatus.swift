@@ -23,6 +23,10 @@ public struct ExitStatus: Sendable, Hashable, CustomStringConvertible {
   /// 75 (`EX_TEMPFAIL`): `drain` stopped on a transient failure (the receiver unreachable or
   /// asking to wait); nothing was lost, and running it again goes on where it stopped.
   public static let tryLater = ExitStatus(75)
+  /// 77 (`EX_NOPERM`): `drain` was refused by the receiver (401 or 403: the credentials in
+  /// `OTEL_EXPORTER_OTLP_HEADERS` are wrong or missing); nothing was lost, and running it again
+  /// with the right ones goes on where it stopped.
+  public static let refused = ExitStatus(77)
 
   /// The number.
   public var description: String { String(code) }

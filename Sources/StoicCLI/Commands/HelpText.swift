@@ -13,6 +13,7 @@ enum HelpText {
     (.noStore, "the path does not exist or is not a Stoic store"),
     (.held, "a command that writes found the store held by another process"),
     (.tryLater, "drain stopped on a transient failure; run it again later"),
+    (.refused, "drain refused by the receiver (401, 403): check the credentials"),
   ]
 
   /// `stoic help`: what the tool is, the commands, the exit statuses.

@@ -409,6 +409,7 @@ public actor Forwarder {
       report.rejectedByReceiver += drained.rejectedByReceiver
       report.haltedBecause = drained.haltedBecause
       report.retryNotBefore = drained.retryNotBefore
+      report.haltedByReceiver = drained.haltedByReceiver
       try await reportParked(&report)
       try await release(&report)
       progress?(report)

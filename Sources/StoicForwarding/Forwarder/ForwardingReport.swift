@@ -31,6 +31,10 @@ public struct ForwardingReport: Sendable, Hashable {
   public var haltedBecause: String?
   /// When the receiver asked not to be sent to before (milliseconds since the Unix epoch).
   public var retryNotBefore: Int64?
+  /// Whether the last drain stopped because the receiver refused in a way that sending again
+  /// unchanged will not fix: the classifier's halt (OTLP: 401 or 403, the credentials
+  /// refused). ``haltedBecause`` says which answer.
+  public var haltedByReceiver = false
 
   /// An empty report.
   public init() {}
@@ -53,5 +57,6 @@ public struct ForwardingReport: Sendable, Hashable {
     recordsReleased += other.recordsReleased
     haltedBecause = other.haltedBecause
     retryNotBefore = other.retryNotBefore
+    haltedByReceiver = other.haltedByReceiver
   }
 }

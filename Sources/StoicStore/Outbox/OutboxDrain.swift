@@ -139,6 +139,7 @@ final class OutboxDrain<Item: Sendable> {
       try noteError(current, reason)
       inFlight.remove(at: index)
       probing = false
+      report.haltedByReceiver = true
       if haltReason == nil {
         halt(current, reason)
       } else {
@@ -372,6 +373,10 @@ public struct OutboxDrainReport: Sendable, Hashable {
   /// When the receiver asked not to be sent to before (milliseconds since the Unix epoch), if
   /// a `Retry-After` too long to wait out ended the drain.
   public var retryNotBefore: Int64?
+  /// Whether the drain stopped on an answer the classifier called a halt
+  /// (`DeliveryClassification.halt`: for OTLP, a 401 or 403, the credentials refused), which
+  /// trying again unchanged will not fix, rather than on a transient failure.
+  public var haltedByReceiver = false
 
   /// An empty report.
   public init() {}

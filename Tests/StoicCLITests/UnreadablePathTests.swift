@@ -53,6 +53,18 @@ import Testing
     }
   }
 
+  /// `drain` too: a spool it may not look into is exit 2, never 66 "not a telemetry spool".
+  @Test(arguments: [0o600, 0o000])
+  func aSpoolDrainCannotLookIntoIsExit2(_ mode: Int) throws {
+    try StoicProcess.withScratch { scratch in
+      let root = try Self.makeSpool(scratch)
+      chmod(root, mode_t(mode))
+      defer { chmod(root, 0o755) }
+      if getuid() == 0 { chown(root, 0, 0) }
+      try Self.expectUnreadable(["drain", "--to", "http://127.0.0.1:9"], root)
+    }
+  }
+
   @Test(arguments: [["query"], ["tail"]])
   func aLogsDirectoryThatCannotBeListedIsExit2(_ command: [String]) throws {
     try Self.withUnreadableLogs { root in try Self.expectUnreadable(command, root + "/logs") }

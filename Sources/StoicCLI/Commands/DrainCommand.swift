@@ -79,8 +79,18 @@ enum DrainCommand: StoicCommand {
     } catch {
       throw UsageError(error.message, command: "drain")
     }
-    guard (try? PosixFileSystem().fileSize(StorePath.join(directory, "spool.id"))) ?? nil != nil
-    else {
+    // A spool that cannot be looked into is unreadable (exit 2, the system's reason), not
+    // "not a spool": only a spool.id known to be missing says that.
+    let identity: UInt64?
+    do throws(StoreError) {
+      identity = try PosixFileSystem().fileSize(StorePath.join(directory, "spool.id"))
+    } catch {
+      if error.code == .notFound {
+        throw CommandFailure(.noStore, "\(directory): not a telemetry spool (no spool.id)")
+      }
+      throw CommandFailure(.unreadable, "\(directory): \(error.message)")
+    }
+    guard identity != nil else {
       throw CommandFailure(.noStore, "\(directory): not a telemetry spool (no spool.id)")
     }
     let spool: TelemetrySpool

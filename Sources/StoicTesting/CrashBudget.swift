@@ -40,7 +40,8 @@ public struct CrashBudget: Sendable, Hashable {
   /// alone bounds it).
   ///
   /// At the deadline the explorer finishes the image it is on and stops; the report's
-  /// ``CrashReport/stoppedAtDeadline`` says so. The order of the images does not depend on the
+  /// ``CrashReport/stoppedAtDeadline`` says so. It never stops in its first round: every crash
+  /// point's first image is checked however short the time. The order of the images does not depend on the
   /// deadline, so a longer time explores a superset of a shorter one's images.
   public var seconds: Double?
   /// One image to explore alone, as a violation's replay names it, or `nil` to explore

@@ -206,7 +206,10 @@ public struct CrashExplorer: Sendable {
       var recovered: [(CrashImage, CrashContext)] = []
       var next: [Int] = []
       for index in live {
-        if tally.pastDeadline() { return }
+        // The first round is never cut: every crash point gets its first image (the
+        // durable-only one) however short the time, even one that passed before the
+        // exploration began (`STOIC_CRASH_TOTAL_SECONDS` over many explorations).
+        if round > 1, tally.pastDeadline() { return }
         guard let image = points[index].images.next() else { continue }
         next.append(index)
         let context = context(of: points[index], image, explored)

@@ -60,6 +60,20 @@ import Testing
     #expect(report.description.contains("stopped at the deadline"))
   }
 
+  /// A run's total deadline (`STOIC_CRASH_TOTAL_SECONDS`) may have passed before an
+  /// exploration starts: the first round is still explored whole.
+  @Test func aDeadlineThatHasPassedStillVisitsEveryCrashPointOnce() {
+    let report = CrashExplorer(
+      budget: CrashBudget(imagesPerCrashPoint: 2000, recoveryCrashPoints: false, seconds: 1e-9)
+    ).explore(
+      setup: Self.createLog, operation: Self.manyWrites,
+      recover: { disk in try disk.fileSize("log") }, check: { _, _ in })
+    #expect(report.crashPointsVisited == report.crashPoints, "\(report)")
+    #expect(report.imagesChecked >= 1, "\(report)")
+    #expect(report.imagesBuilt <= report.crashPoints + 1, "\(report)")
+    #expect(report.stoppedAtDeadline, "\(report)")
+  }
+
   @Test func withoutADeadlineTheCountBoundsTheExploration() {
     let report = CrashExplorer(budget: CrashBudget(imagesPerCrashPoint: 3)).explore(
       setup: Self.createLog, operation: Self.manyWrites,

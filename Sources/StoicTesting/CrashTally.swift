@@ -30,10 +30,7 @@ struct CrashTally {
     let now = ContinuousClock.now
     started = now
     let own = seconds.map { now + Self.duration(seconds: $0) }
-    switch (own, TestEnvironment.runDeadline) {
-    case (let own?, let run?): deadline = min(own, run)
-    case (let own, let run): deadline = own ?? run
-    }
+    deadline = [own, TestEnvironment.runDeadline].compactMap { $0 }.min()
   }
 
   /// `seconds` (finite, positive; at most a billion) as a duration.

@@ -84,10 +84,9 @@ enum DrainCommand: StoicCommand {
     let identity: UInt64?
     do throws(StoreError) {
       identity = try PosixFileSystem().fileSize(StorePath.join(directory, "spool.id"))
+    } catch  where error.code == .notFound {
+      identity = nil
     } catch {
-      if error.code == .notFound {
-        throw CommandFailure(.noStore, "\(directory): not a telemetry spool (no spool.id)")
-      }
       throw CommandFailure(.unreadable, "\(directory): \(error.message)")
     }
     guard identity != nil else {

@@ -600,9 +600,10 @@ public actor Forwarder {
         if let reason = report.haltedBecause {
           failures += 1
           wait = options.backoff(afterFailures: failures, random: Double.random(in: 0...1))
+          // The outbox's hold is already cut to `maximumBackoff` (`outboxOptions`).
           if let notBefore = report.retryNotBefore {
             let asked = notBefore - options.outbox.clock.now()
-            if asked > 0 { wait = max(wait, min(.milliseconds(asked), options.maximumBackoff)) }
+            if asked > 0 { wait = max(wait, .milliseconds(asked)) }
           }
           events.emit(ForwardingEvents.drainHalted, [("reason", reason), ("retryIn", "\(wait)")])
         } else {

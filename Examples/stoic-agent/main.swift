@@ -54,6 +54,10 @@ do {
   exit(64)
 }
 
+// Its own trouble (a refused credential, a collector down, records dropped) on standard error,
+// one line per kind a minute at most, as a bootstrapped service says it.
+let diagnostics = DiagnosticChannel(prefix: "stoic-agent").sink
+
 var options = TelemetryOptions()
 options.metrics.flushInterval = nil
 let spool: TelemetrySpool
@@ -62,7 +66,8 @@ do {
   var attempts = 0
   while true {
     do throws(StoreError) {
-      spool = try TelemetrySpool.open(at: arguments.spool, options: options)
+      spool = try TelemetrySpool.open(
+        at: arguments.spool, options: options, events: diagnostics)
       break
     } catch  where error.code == .locked && attempts < 200 {
       attempts += 1
@@ -90,7 +95,7 @@ let status: Int32
 do {
   if let exporter {
     let forwarder = try await Forwarder.open(
-      spool: spool, exporter: exporter, options: forwarderOptions)
+      spool: spool, exporter: exporter, options: forwarderOptions, events: diagnostics)
     status = try await Agent(arguments: arguments, spool: spool, forwarder: forwarder).run()
     try await forwarder.close()
   } else {

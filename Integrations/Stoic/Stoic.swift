@@ -27,7 +27,10 @@ public enum Stoic {
   ///
   /// In order:
   /// 1. The configuration is filled from `environment`, then `configure` changes it (code wins
-  ///    over the environment).
+  ///    over the environment). An `OTEL_*` value that is invalid is ignored as if unset, as
+  ///    the OpenTelemetry specification asks of an SDK (telemetry never stops the app): it is
+  ///    reported once to ``StoicConfiguration/events`` (`forwarding.setting_ignored`, on
+  ///    standard error by default) and listed in ``StoicService/ignoredSettings``.
   /// 2. The spool is opened (created if missing; recovered after a crash), off Swift's
   ///    cooperative pool.
   /// 3. When an exporter is configured (and forwarding is not disabled), the forwarder is
@@ -50,10 +53,9 @@ public enum Stoic {
   ///   - configure: Changes the configuration after the environment has filled it.
   /// - Returns: The running service; call ``StoicService/shutdown(timeout:)`` before exit, or
   ///   run it in a `ServiceGroup` (trait `ServiceLifecycle`).
-  /// - Throws: `configure`'s error; `ForwardingError` for an `OTEL_*` variable that does not
-  ///   parse (naming the variable, never its value) or an exporter configuration that cannot
-  ///   work; `StoreError` when the spool or the outbox cannot be opened (`locked` when another
-  ///   process holds it).
+  /// - Throws: `configure`'s error; `ForwardingError` for an exporter configuration that code
+  ///   set and that cannot work (never for the environment's); `StoreError` when the spool or
+  ///   the outbox cannot be opened (`locked` when another process holds it).
   ///
   /// It runs on its caller's actor (`nonisolated(nonsending)`): `configure` is called there,
   /// so an app's `@main` (on the main actor) passes a closure that captures its own values;
@@ -63,9 +65,11 @@ public enum Stoic {
     configure: (inout StoicConfiguration) throws -> Void = { _ in }
   ) async throws -> StoicService {
     var configuration = StoicConfiguration()
-    try applyEnvironment(environment, to: &configuration)
+    let otel = applyEnvironment(environment, to: &configuration)
     try configure(&configuration)
     let spool = try await open(directory: directory, configuration)
+    // Through the log spool's sink: to `configuration.events`, and into the spool.
+    otel.reportIgnored(to: spool.logs.eventSink)
     let forwarder: Forwarder?
     do {
       forwarder = try await openForwarder(spool: spool, configuration)
@@ -75,7 +79,9 @@ public enum Stoic {
     }
     bootstrapSystems(spool: spool, configuration)
     if let forwarder, configuration.startsForwarding { await forwarder.start() }
-    return StoicService(spool: spool, forwarder: forwarder, configuration: configuration)
+    return StoicService(
+      spool: spool, forwarder: forwarder, configuration: configuration,
+      ignoredSettings: otel.ignored)
   }
 
   // MARK: The environment
@@ -85,14 +91,17 @@ public enum Stoic {
   /// (`OTEL_EXPORTER_OTLP_ENDPOINT`, or a signal's) sets the exporter, with its headers,
   /// protocol, compression and timeout; `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES` set
   /// the resource attributes (`service.name` defaults to `unknown_service:<executable>`);
-  /// `OTEL_SDK_DISABLED=true` turns forwarding off (the spool keeps recording).
+  /// `OTEL_SDK_DISABLED=true` turns forwarding off (the spool keeps recording). An invalid
+  /// value is ignored as if unset (`OTelEnvironment.ignoringInvalid`); what was read is
+  /// returned, with the values it ignored.
   static func applyEnvironment(
     _ environment: [String: String], to configuration: inout StoicConfiguration
-  ) throws(ForwardingError) {
-    let otel = try OTelEnvironment(environment)
+  ) -> OTelEnvironment {
+    let otel = OTelEnvironment.ignoringInvalid(environment)
     configuration.exporter = otel.exporter
     configuration.forwarder.resourceAttributes = otel.resourceAttributes
     configuration.forwardingDisabled = otel.isSDKDisabled
+    return otel
   }
 
   // MARK: Steps

@@ -46,7 +46,12 @@ public struct StoicConfiguration: Sendable {
   #endif
   /// Where the spool's, the forwarder's and the outbox's events go (they are also written into
   /// the log spool). Called on the thread that raised them; must not block or call back.
-  public var events: EventSink = .discard
+  ///
+  /// By default the diagnostic channel (`EventSink.standardError`): warnings and errors, one
+  /// line each on standard error, one line per kind a minute at most (with the count of those
+  /// it stood for), never a header value or a record's content. Replace it with an app's own
+  /// sink (`EventSink.standardError.and(mine)` keeps both), or silence it with `.discard`.
+  public var events: EventSink = .standardError
   /// The timeout ``StoicService/run()`` shuts down with once cancelled or told to shut down.
   public var shutdownTimeout: Duration = .seconds(5)
   /// The door to the disk; the real one by default (tests pass a simulated disk).

@@ -30,15 +30,23 @@ public final class StoicService: Sendable {
   public let forwarder: Forwarder?
   /// The configuration it was bootstrapped with.
   public let configuration: StoicConfiguration
+  /// The `OTEL_*` variables bootstrap ignored because their values were invalid, one error
+  /// each (naming the variable, never its value); each was also reported to
+  /// ``StoicConfiguration/events`` as `forwarding.setting_ignored`.
+  public let ignoredSettings: [ForwardingError]
   /// The spool's blocking calls (flush, close) run here, never on Swift's cooperative pool.
   private let blocking = BlockingExecutor()
   /// The shutdown, once started: every caller waits for the same one.
   private let shutdownTask = SleepingLock<Task<StoicShutdownReport, Never>?>(nil)
 
-  init(spool: TelemetrySpool, forwarder: Forwarder?, configuration: StoicConfiguration) {
+  init(
+    spool: TelemetrySpool, forwarder: Forwarder?, configuration: StoicConfiguration,
+    ignoredSettings: [ForwardingError] = []
+  ) {
     self.spool = spool
     self.forwarder = forwarder
     self.configuration = configuration
+    self.ignoredSettings = ignoredSettings
   }
 
   /// Forwards until the task is cancelled (or, with the trait `ServiceLifecycle`, until

@@ -34,6 +34,41 @@ struct AgentEnvironmentTests {
     #expect(counts.values.allSatisfy { $0 == 1 })
   }
 
+  @Test("a refused credential is said once on standard error, clearly; the records are kept")
+  func agentWithAWrongToken() throws {
+    let directory = try EndToEnd.scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let data = directory + "/collector"
+    let collector = try CollectorProcess(data: data, port: 0, ["--token", "right-t0ken"])
+    let agent = try ChildProcess(
+      "stoic-agent",
+      ["--spool", directory + "/spool", "--logs", "40", "--exit-when-drained"],
+      environment: [
+        "OTEL_EXPORTER_OTLP_ENDPOINT": collector.endpoint,
+        "OTEL_EXPORTER_OTLP_HEADERS": "Authorization=Bearer%20wrong-t0ken",
+      ])
+    let said =
+      "stoic-agent: error: the receiver refused the credentials: check OTEL_EXPORTER_OTLP_HEADERS"
+    let deadline = Date().addingTimeInterval(60)
+    while !agent.errors.contains(said) && Date() < deadline { usleep(50_000) }
+    // The agent goes on trying (its backoff is at most 2 s): still one line within the minute.
+    usleep(4_000_000)
+    agent.stop(SIGKILL)
+    collector.child.stop(SIGTERM)
+    let lines = agent.errors.split(separator: "\n").filter {
+      $0.contains("forwarding.unauthorized")
+    }
+    #expect(lines.count == 1, "\(agent.errors)")
+    #expect(lines.first?.hasPrefix(said) == true, "\(agent.errors)")
+    #expect(!agent.errors.contains("t0ken") && !agent.output.contains("t0ken"))
+    #expect(try EndToEnd.agentSequences(collector: data).isEmpty)
+    let spool = try EndToEnd.openSpool(directory + "/spool")
+    let kept = try spool.logs.entries(from: spool.logs.lowWaterMark + 1)
+      .filter { $0.record?.label.hasPrefix("agent.") == true }
+    try spool.close()
+    #expect(kept.count == 40)
+  }
+
   @Test("neither --endpoint nor an endpoint variable: exit 64 with a usage message")
   func agentWithoutEndpoint() throws {
     let directory = try EndToEnd.scratch()

@@ -164,6 +164,53 @@ struct OTelEnvironmentTests {
     }
   }
 
+  @Test(
+    "ignoringInvalid: each bad value is ignored as if unset, named once, and the rest applies",
+    arguments: [
+      BadCase(
+        variable: "OTEL_EXPORTER_OTLP_HEADERS", value: "a=\(secret)%zz", code: .invalidArgument),
+      BadCase(variable: "OTEL_EXPORTER_OTLP_PROTOCOL", value: "grpc", code: .unsupported),
+      BadCase(variable: "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL", value: "http/json", code: .unsupported),
+      BadCase(variable: "OTEL_EXPORTER_OTLP_TIMEOUT", value: secret, code: .invalidArgument),
+      BadCase(
+        variable: "OTEL_EXPORTER_OTLP_CERTIFICATE", value: "/\(secret).pem", code: .unsupported),
+      BadCase(
+        variable: "OTEL_RESOURCE_ATTRIBUTES", value: "k=\(secret)%g0", code: .invalidArgument),
+    ])
+  func ignoringInvalid(_ row: BadCase) throws {
+    var variables = [
+      "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_SERVICE_NAME": "checkout",
+    ]
+    variables[row.variable] = row.value
+    let environment = OTelEnvironment.ignoringInvalid(variables)
+    #expect(environment.ignored.map(\.variable) == [row.variable])
+    #expect(environment.ignored.map(\.code) == [row.code])
+    #expect(environment.ignored.allSatisfy { !"\($0)".contains(Self.secret) })
+    let exporter = try #require(environment.exporter)
+    #expect(exporter.endpoint == "http://c:4318")
+    #expect(exporter.encoding == .protobuf)
+    #expect(environment.serviceName == "checkout")
+    var unset = variables
+    unset[row.variable] = nil
+    let expected = try #require(try OTelEnvironment(unset).exporter)
+    #expect(exporter.timeout == expected.timeout)
+    #expect(exporter.compression == expected.compression)
+    #expect(exporter.headers == expected.headers)
+  }
+
+  @Test("ignoringInvalid: several bad values at once, an invalid endpoint leaves no exporter")
+  func ignoringSeveral() {
+    let environment = OTelEnvironment.ignoringInvalid([
+      "OTEL_EXPORTER_OTLP_ENDPOINT": "not a url", "OTEL_EXPORTER_OTLP_TIMEOUT": "abc",
+      "OTEL_EXPORTER_OTLP_HEADERS": "Authorization", "OTEL_SDK_DISABLED": "true",
+    ])
+    #expect(environment.exporter == nil)
+    #expect(environment.isSDKDisabled)
+    #expect(Set(environment.ignored.compactMap(\.variable)) == ["OTEL_EXPORTER_OTLP_ENDPOINT"])
+    let valid = OTelEnvironment.ignoringInvalid(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"])
+    #expect(valid.ignored.isEmpty)
+  }
+
   struct ServiceCase: Sendable, CustomTestStringConvertible {
     var variables: [String: String]
     var name: String

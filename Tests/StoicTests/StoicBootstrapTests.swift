@@ -98,11 +98,64 @@ struct StoicBootstrapTests {
     #expect(recording.spool.logs.log(level: .info, label: "app", message: "kept") != nil)
     await recording.shutdown(timeout: .seconds(1))
 
-    await #expect(throws: ForwardingError.self) {
-      _ = try await Stoic.bootstrap(
-        directory: Self.root,
-        environment: variables.merging(["OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"]) { $1 },
-        configure: Self.configure(disk))
+  }
+
+  /// The OpenTelemetry rule: an SDK warns about an invalid value and treats it as unset.
+  /// Each case: the variables, then whether a forwarder is left (what is valid still applies).
+  static let invalidEnvironments: [([String: String], String, Bool)] = [
+    (["OTEL_EXPORTER_OTLP_ENDPOINT": "not a url"], "OTEL_EXPORTER_OTLP_ENDPOINT", false),
+    (["OTEL_EXPORTER_OTLP_ENDPOINT": "ftp://x"], "OTEL_EXPORTER_OTLP_ENDPOINT", false),
+    (["OTEL_EXPORTER_OTLP_ENDPOINT": "http://"], "OTEL_EXPORTER_OTLP_ENDPOINT", false),
+    (
+      ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"],
+      "OTEL_EXPORTER_OTLP_PROTOCOL", true
+    ),
+    (
+      ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9", "OTEL_EXPORTER_OTLP_TIMEOUT": "abc"],
+      "OTEL_EXPORTER_OTLP_TIMEOUT", true
+    ),
+    (
+      [
+        "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9",
+        "OTEL_EXPORTER_OTLP_HEADERS": "Authorization",
+      ], "OTEL_EXPORTER_OTLP_HEADERS", true
+    ),
+    (["OTEL_RESOURCE_ATTRIBUTES": "team"], "OTEL_RESOURCE_ATTRIBUTES", false),
+  ]
+
+  @Test(
+    "an invalid OTEL_* value is ignored as if unset: the service starts, records, says so once",
+    arguments: invalidEnvironments)
+  func invalidEnvironmentIsIgnored(
+    variables: [String: String], variable: String, keepsForwarder: Bool
+  ) async throws {
+    let disk = SimulatedFileSystem()
+    let events = SleepingLock<[StoreEvent]>([])
+    let telemetry = try await Stoic.bootstrap(directory: Self.root, environment: variables) {
+      Self.configure(disk)(&$0)
+      $0.startsForwarding = false
+      $0.events = EventSink { event in events.withLock { $0.append(event) } }
     }
+    #expect(telemetry.ignoredSettings.map(\.variable) == [variable])
+    #expect((telemetry.forwarder != nil) == keepsForwarder)
+    let said = events.withLock { $0 }.filter { $0.definition == ForwardingEvents.settingIgnored }
+    #expect(said.map { $0["variable"] } == [variable])
+    // (The message names the schemes it wants, so a value such as `http://` is in it.)
+    for value in variables.values where !value.hasPrefix("http://") {
+      #expect(said.allSatisfy { !($0["reason"] ?? "").contains(value) })
+    }
+    if keepsForwarder {
+      let configuration = try #require(telemetry.forwarder?.exporter.configuration)
+      #expect(configuration.encoding == .protobuf)
+      #expect(configuration.timeout == OTLPExporterConfiguration(endpoint: "http://h").timeout)
+      #expect(configuration.headers.fields.isEmpty)
+    }
+    #expect(telemetry.spool.logs.log(level: .info, label: "app", message: "kept") != nil)
+    let report = await telemetry.shutdown(timeout: .seconds(1))
+    #expect(report.errors.isEmpty)
+    let spool = try TelemetrySpool.open(at: Self.root, fileSystem: disk)
+    let records = try spool.logs.entries().compactMap(\.record)
+    #expect(records.contains { $0.label == "app" && $0.message == "kept" })
+    try spool.close()
   }
 }

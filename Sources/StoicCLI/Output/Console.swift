@@ -60,7 +60,7 @@ public final class Console: Sendable {
     flush()
     progress.clear()
     let line = TerminalText.controlsEscaped(text, keepingStyle: false)
-    Self.writeAll(STDERR_FILENO, Array((line + "\n").utf8))
+    DescriptorOutput.writeAll(STDERR_FILENO, Array((line + "\n").utf8))
   }
 
   /// Writes the buffered results to standard output.
@@ -71,25 +71,6 @@ public final class Console: Sendable {
     }
     guard !pending.isEmpty else { return }
     progress.clear()
-    Self.writeAll(STDOUT_FILENO, pending)
-  }
-
-  /// Writes every byte, restarting after `EINTR` and short writes; stops quietly on any other
-  /// error (a closed pipe).
-  static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
-    bytes.withUnsafeBytes { raw in
-      guard let base = raw.baseAddress else { return }
-      var offset = 0
-      while offset < raw.count {
-        let written = write(descriptor, base + offset, raw.count - offset)
-        if written > 0 {
-          offset += written
-        } else if written < 0 && errno == EINTR {
-          continue
-        } else {
-          return
-        }
-      }
-    }
+    DescriptorOutput.writeAll(STDOUT_FILENO, pending)
   }
 }

@@ -35,7 +35,7 @@ public final class ProgressLine: Sendable {
     let width = max(Terminal.columns(STDERR_FILENO) - 1, 10)
     var line = text()
     if line.count > width { line = String(line.prefix(width - 1)) + "…" }
-    Console.writeAll(STDERR_FILENO, Array("\r\u{1B}[2K\(line)".utf8))
+    DescriptorOutput.writeAll(STDERR_FILENO, Array("\r\u{1B}[2K\(line)".utf8))
   }
 
   /// Removes the line, if one is shown.
@@ -48,6 +48,6 @@ public final class ProgressLine: Sendable {
       }
       return state.shown
     }
-    if shown { Console.writeAll(STDERR_FILENO, Array("\r\u{1B}[2K".utf8)) }
+    if shown { DescriptorOutput.writeAll(STDERR_FILENO, Array("\r\u{1B}[2K".utf8)) }
   }
 }

@@ -1,3 +1,5 @@
+import StoicStore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,4 @@
+import StoicStore
 import StoicTelemetry
 
 /// How `query` and `tail` print a log record: one line of text, or one JSON object per line.

@@ -1,4 +1,5 @@
 import Foundation
+public import StoicStore
 
 /// OpenTelemetry's standard environment variables, read as its SDKs read them: the OTLP
 /// exporter's endpoint, headers, protocol, compression and timeout, the service name, the
@@ -42,7 +43,10 @@ import Foundation
 /// (``ForwardingError/Code/unsupported``); per-signal endpoints and headers are honoured.
 ///
 /// A bad value throws a ``ForwardingError`` whose ``ForwardingError/variable`` and message
-/// name the variable and never hold its value (headers carry credentials).
+/// name the variable and never hold its value (headers carry credentials). Where telemetry
+/// must never stop the app, ``ignoringInvalid(_:executableName:)`` reads the variables as the
+/// specification asks an SDK to: an invalid value is ignored as if unset, and reported in
+/// ``ignored``.
 public struct OTelEnvironment: Sendable {
   /// Whether `OTEL_SDK_DISABLED` is `true` (in any case): forwarding is off.
   public var isSDKDisabled: Bool
@@ -57,6 +61,10 @@ public struct OTelEnvironment: Sendable {
   /// `OTEL_SEMCONV_STABILITY_OPT_IN`: ``ForwarderOptions/CodeAttributes/currentAndDeprecated``
   /// when its comma-separated list holds `code/dup`, else the current names only.
   public var codeAttributes: ForwarderOptions.CodeAttributes
+  /// The variables ``ignoringInvalid(_:executableName:)`` ignored, one error each (naming the
+  /// variable, never its value), in the order they were met; empty after
+  /// ``init(_:executableName:)``, which throws instead.
+  public var ignored: [ForwardingError] = []
 
   /// The default OTLP/HTTP base URL, used for a signal without an endpoint of its own when
   /// only the other signal's variable is set.
@@ -105,6 +113,47 @@ public struct OTelEnvironment: Sendable {
       optIn.contains { $0.trimmingSpaces == "code/dup" } ? .currentAndDeprecated : .current
   }
 
+  /// Reads the variables as the specification's error-handling rule asks of an SDK: a value
+  /// that does not parse, or asks for what Stoic cannot do, is ignored as if unset and listed
+  /// in ``ignored``; the rest applies. An invalid endpoint thus leaves no exporter (or the
+  /// other signal's), an invalid protocol the default one, invalid headers none.
+  ///
+  /// - Parameters:
+  ///   - variables: The environment (`ProcessInfo.processInfo.environment`).
+  ///   - executableName: The name in the default service name.
+  /// - Returns: What the valid variables describe, with ``ignored`` set.
+  public static func ignoringInvalid(
+    _ variables: [String: String], executableName: String = Self.executableName
+  ) -> OTelEnvironment {
+    var remaining = variables
+    var ignored: [ForwardingError] = []
+    while true {
+      do throws(ForwardingError) {
+        var environment = try OTelEnvironment(remaining, executableName: executableName)
+        environment.ignored = ignored
+        return environment
+      } catch {
+        ignored.append(error)
+        if let name = error.variable, remaining[name] != nil {
+          remaining[name] = nil
+        } else {
+          // Not one variable's fault: none of those read is kept (with none, nothing throws).
+          remaining = remaining.filter { !Reader.isRead($0.key) }
+        }
+      }
+    }
+  }
+
+  /// Reports each of ``ignored`` to `sink` as ``ForwardingEvents/settingIgnored`` (the
+  /// variable and the reason, never the value).
+  public func reportIgnored(to sink: EventSink) {
+    for error in ignored {
+      sink.emit(
+        ForwardingEvents.settingIgnored,
+        [("variable", error.variable ?? ""), ("reason", error.message)])
+    }
+  }
+
   /// `variables` with `endpoint` as `OTEL_EXPORTER_OTLP_ENDPOINT` and no per-signal endpoint:
   /// what a command-line flag such as `stoic drain --to URL` means, winning over the
   /// environment's endpoints while its headers, protocol and the rest still apply.
@@ -126,6 +175,12 @@ public struct OTelEnvironment: Sendable {
     }
 
     static let prefix = "OTEL_EXPORTER_OTLP_"
+
+    /// Whether the reader may read the variable `name` (every `OTEL_` one, and the headers'
+    /// alias).
+    static func isRead(_ name: String) -> Bool {
+      name.hasPrefix("OTEL_") || name == OTLPExporterConfiguration.headersEnvironmentVariable
+    }
 
     /// The per-signal variable's name (`OTEL_EXPORTER_OTLP_LOGS_HEADERS`).
     static func name(_ option: String, _ signal: OTLPSignal) -> String {
@@ -195,10 +250,12 @@ public struct OTelEnvironment: Sendable {
         values.append(value ?? generic)
       }
       guard let first = values.first, values.allSatisfy({ $0 == first }) else {
+        let set = OTLPSignal.allCases.map { Self.name(option, $0) }.first { self[$0] != nil }
         throw ForwardingError(
           .unsupported,
           "\(Self.name(option, .logs)) and \(Self.name(option, .metrics)) differ: one exporter"
-            + " sends both signals with the same value", variable: Self.name(option, .logs))
+            + " sends both signals with the same value",
+          variable: set ?? Self.name(option, .logs))
       }
       return first
     }

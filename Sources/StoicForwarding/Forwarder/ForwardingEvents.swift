@@ -67,11 +67,24 @@ public enum ForwardingEvents {
       "The receiver refused the credentials (HTTP `status`): the batch stays in line with the "
       + "answer as its last error, the drain stops and the background loop backs off. Check "
       + "the exporter's headers (`OTEL_EXPORTER_OTLP_HEADERS`).",
-    fields: ["key", "status"])
+    fields: ["key", "status"],
+    hint:
+      "the receiver refused the credentials: check OTEL_EXPORTER_OTLP_HEADERS; the records are kept"
+  )
+
+  /// An `OTEL_*` variable's value is invalid and was ignored, as if unset.
+  public static let settingIgnored = EventDefinition(
+    "forwarding.setting_ignored", level: .warning,
+    summary:
+      "An `OTEL_*` variable's value does not parse or asks for what Stoic cannot do; it is "
+      + "ignored as if unset (the OpenTelemetry rule: telemetry never stops the app), and the "
+      + "spool records as before. `reason` names the variable, never its value.",
+    fields: ["variable", "reason"],
+    hint: "an OTEL_* value is invalid and ignored as if unset")
 
   /// Every event of this layer.
   public static let catalog = EventCatalog([
     batchParked, recordsRejected, batchLost, batchFoundDelivered, recordsUnreadable,
-    drainHalted, sampleFailed, unauthorized,
+    drainHalted, sampleFailed, unauthorized, settingIgnored,
   ])
 }

@@ -24,6 +24,10 @@ public struct EventDefinition: Sendable, Hashable, CustomStringConvertible {
   public let summary: String
   /// The names of the fields it carries, in the order they are given.
   public let fields: [String]
+  /// What a person should do or know, in a few words, where the kind calls for one ("the
+  /// receiver refused the credentials: check OTEL_EXPORTER_OTLP_HEADERS"): the diagnostic
+  /// channel (``DiagnosticChannel``) leads its line with it.
+  public let hint: String?
 
   /// Declares an event.
   ///
@@ -32,11 +36,16 @@ public struct EventDefinition: Sendable, Hashable, CustomStringConvertible {
   ///   - level: The level it is raised at.
   ///   - summary: What it means.
   ///   - fields: The names of the fields it carries.
-  public init(_ name: String, level: StoreEvent.Level, summary: String, fields: [String] = []) {
+  ///   - hint: What a person should do or know, for the diagnostic channel's line.
+  public init(
+    _ name: String, level: StoreEvent.Level, summary: String, fields: [String] = [],
+    hint: String? = nil
+  ) {
     self.name = name
     self.level = level
     self.summary = summary
     self.fields = fields
+    self.hint = hint
   }
 
   /// The layer prefix of ``name``: the part before the first dot (`store`, `settings`, …).

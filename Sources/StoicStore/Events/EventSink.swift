@@ -13,6 +13,18 @@ public struct EventSink: Sendable {
   /// A sink that drops every event.
   public static let discard = EventSink { _ in }
 
+  /// The process's diagnostic channel (``DiagnosticChannel/standardError``): warnings and
+  /// errors on standard error, one line per kind a minute at most.
+  public static var standardError: EventSink { DiagnosticChannel.standardError.sink }
+
+  /// A sink that reports every event to this sink, then to `other`.
+  public func and(_ other: EventSink) -> EventSink {
+    EventSink { event in
+      self.emit(event)
+      other.emit(event)
+    }
+  }
+
   /// Reports an event (for example one passed on from a layer below).
   public func emit(_ event: StoreEvent) {
     handler(event)

@@ -93,7 +93,8 @@ public enum StoreEvents {
   public static let outboxDeliveryFailed = EventDefinition(
     "store.outbox_delivery_failed", level: .warning,
     summary: "A delivery attempt failed.",
-    fields: ["key", "failure", "reason"])
+    fields: ["key", "failure", "reason"],
+    hint: "a delivery failed; what it carried is kept and tried again")
 
   /// An entry was parked after a permanent failure; it needs attention.
   public static let outboxParked = EventDefinition(

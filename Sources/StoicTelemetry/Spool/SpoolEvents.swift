@@ -35,7 +35,8 @@ extension SpoolEvents {
     summary:
       "Records were dropped and counted (`reason`: quota, age, disk_error, encoding); the "
       + "counts survive restarts.",
-    fields: ["reason", "count", "total"])
+    fields: ["reason", "count", "total"],
+    hint: "records were dropped and counted (stoic inspect shows the counts)")
 
   /// Writing to the log journal failed: records are dropped (and counted, reason
   /// `disk_error`) until it recovers.
@@ -44,7 +45,8 @@ extension SpoolEvents {
     summary:
       "Writing to the log journal failed (a full disk, an I/O error, a journal poisoned by a "
       + "failed sync); records are dropped and counted until it recovers by itself.",
-    fields: ["path", "error"])
+    fields: ["path", "error"],
+    hint: "writing to the spool failed; records are dropped and counted until it recovers")
 
   /// The log journal takes records again after a disk error.
   public static let writeResumed = EventDefinition(

@@ -9,9 +9,12 @@
 /// ``escaped(_:)`` (for the text of records: label, message, metadata) also writes a
 /// backslash as `\\`, so an escape on the screen always stands for the character it names and
 /// a message cannot forge one.
-enum TerminalText {
+///
+/// The command-line tool writes every line through it, and so does the diagnostic channel
+/// (``DiagnosticChannel``), whose lines carry paths and receivers' messages.
+package enum TerminalText {
   /// `text` with its control characters and backslashes escaped.
-  static func escaped(_ text: String) -> String {
+  package static func escaped(_ text: String) -> String {
     guard text.utf8.contains(where: { needsEscape($0) || $0 == UInt8(ascii: "\\") }) else {
       return text
     }
@@ -27,28 +30,8 @@ enum TerminalText {
     return output
   }
 
-  /// `line` with its control characters escaped (backslashes kept as they are), but for the
-  /// exact colour sequences ``Style`` writes when `keepingStyle`.
-  static func controlsEscaped(_ line: String, keepingStyle: Bool) -> String {
-    guard line.utf8.contains(where: needsEscape) else { return line }
-    var output = ""
-    output.reserveCapacity(line.utf8.count + 8)
-    let scalars = Array(line.unicodeScalars)
-    var index = 0
-    while index < scalars.count {
-      if keepingStyle, scalars[index] == "\u{1B}", let length = styleSequence(scalars, at: index) {
-        output.unicodeScalars.append(contentsOf: scalars[index..<(index + length)])
-        index += length
-        continue
-      }
-      append(scalars[index], to: &output)
-      index += 1
-    }
-    return output
-  }
-
   /// Whether `scalar` is one `TerminalText` escapes.
-  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+  package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
       || scalar.value == 0x2029 || isBidirectionalControl(scalar)
   }
@@ -63,11 +46,12 @@ enum TerminalText {
   /// Whether a UTF-8 byte may start a character `TerminalText` escapes: C0, DEL, the lead
   /// byte of C1 (U+0080 to U+009F are `C2 80` to `C2 9F`) or of U+2028, U+2029 and the
   /// bidirectional controls (`E2`).
-  private static func needsEscape(_ byte: UInt8) -> Bool {
+  package static func needsEscape(_ byte: UInt8) -> Bool {
     byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2
   }
 
-  private static func append(_ scalar: Unicode.Scalar, to output: inout String) {
+  /// Appends `scalar` to `output`, as its escape when it is a control.
+  package static func append(_ scalar: Unicode.Scalar, to output: inout String) {
     guard isControl(scalar) else {
       output.unicodeScalars.append(scalar)
       return
@@ -84,18 +68,5 @@ enum TerminalText {
   private static func hex(_ value: UInt32, digits: Int) -> String {
     let text = String(value, radix: 16)
     return String(repeating: "0", count: max(0, digits - text.count)) + text
-  }
-
-  /// The length of the ``Style`` sequence (`ESC [ code m`) at `index`, if one is there.
-  private static func styleSequence(_ scalars: [Unicode.Scalar], at index: Int) -> Int? {
-    for code in Style.codes {
-      let sequence = Array("\u{1B}[\(code)m".unicodeScalars)
-      if index + sequence.count <= scalars.count,
-        scalars[index..<(index + sequence.count)].elementsEqual(sequence)
-      {
-        return sequence.count
-      }
-    }
-    return nil
   }
 }

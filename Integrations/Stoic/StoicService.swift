@@ -19,8 +19,10 @@ public import StoicTelemetry
 /// then forwards until its task is cancelled.
 ///
 /// Safe to use from any task. A log call after the shutdown does not crash: the closed spool
-/// drops the record and counts it (reason `disk_error`), as it does for any record it cannot
-/// store.
+/// drops the record and counts it (reason `after_close`, in the spool's drop counts for the
+/// next start) and says so once (`spool.records_after_close`, on standard error by default).
+/// In a `ServiceGroup`, list this service first: a group shuts its services down from the last
+/// to the first, so the services after it stop logging before it closes the spool.
 public final class StoicService: Sendable {
   /// The telemetry spool: the log spool (`TelemetrySpool.logs`) and the
   /// metrics spool (`TelemetrySpool.metrics`), usable with or without the

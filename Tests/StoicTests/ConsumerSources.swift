@@ -13,7 +13,11 @@ enum ConsumerSources {
   /// (`consumer.records`), one a millisecond, and prints `logged GENERATION.N` after both calls
   /// returned.
   ///
-  /// Usage: `consumer SPOOL_DIRECTORY ENDPOINT GENERATION`.
+  /// After its loop it logs a last `notice` ("work stopped"), as services do.
+  ///
+  /// Usage: `consumer SPOOL_DIRECTORY ENDPOINT GENERATION`; `ENDPOINT` `env` leaves the
+  /// exporter to the `OTEL_*` variables. With `CONSUMER_STOIC_LAST=1` in the environment the
+  /// group lists Stoic's service after the app's (the mistake: Stoic then shuts down first).
   static let service = Target(
     name: "consumer",
     files: [
@@ -54,6 +58,7 @@ enum ConsumerSources {
               try? await Task.sleep(for: .milliseconds(1))
             }
           }
+          logger.notice("work stopped")
         }
       }
 
@@ -63,9 +68,10 @@ enum ConsumerSources {
         exit(2)
       }
 
-      // Setup: three lines.
-      let telemetry = try await Stoic.bootstrap(directory: arguments[1]) { $0.exporter = OTLPExporterConfiguration(endpoint: arguments[2]) }
-      let group = ServiceGroup(services: [telemetry, Work(generation: arguments[3])], gracefulShutdownSignals: [.sigterm], logger: Logger(label: "consumer"))
+      // Setup: three lines (the second only chooses the order the tests need).
+      let telemetry = try await Stoic.bootstrap(directory: arguments[1]) { if arguments[2] != "env" { $0.exporter = OTLPExporterConfiguration(endpoint: arguments[2]) } }
+      let services: [any Service] = getenv("CONSUMER_STOIC_LAST") == nil ? [telemetry, Work(generation: arguments[3])] : [Work(generation: arguments[3]), telemetry]
+      let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm], logger: Logger(label: "consumer"))
       try await group.run()
       // Shutdown: one line (SIGTERM already ran it in the group; this returns its report).
       let report = await telemetry.shutdown(timeout: .seconds(5))

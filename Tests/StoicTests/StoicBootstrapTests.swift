@@ -42,6 +42,7 @@ struct StoicBootstrapTests {
     let dropped = telemetry.spool.dropCounts.total
     #expect(telemetry.spool.logs.log(level: .info, label: "app", message: "late") == nil)
     #expect(telemetry.spool.dropCounts.total == dropped + 1)
+    #expect(telemetry.spool.dropCounts.afterClose == 1)
     // Everything is there for the next start.
     let spool = try TelemetrySpool.open(at: Self.root, fileSystem: disk)
     let messages = try spool.logs.entries().compactMap(\.record).filter { $0.label == "app" }

@@ -29,30 +29,42 @@
       ProcessInfo.processInfo.environment["STOIC_CONSUMER_KILLS"].flatMap { Int($0) } ?? 20
     }
 
-    /// One run of the consumer: its process and the file its stdout goes to.
+    /// One run of the consumer: its process and the files its stdout and stderr go to.
     struct Run {
       let process: Process
       let output: String
+      let errorOutput: String
 
-      /// Starts generation `generation` on `spool`, forwarding to `endpoint`.
+      /// Starts generation `generation` on `spool`, forwarding to `endpoint`, with
+      /// `environment` added to the process's.
       static func start(
-        _ executable: String, spool: String, endpoint: String, generation: Int, in directory: String
+        _ executable: String, spool: String, endpoint: String, generation: Int,
+        in directory: String,
+        environment: [String: String] = [:]
       ) throws -> Run {
         let output = directory + "/run-\(generation).out"
+        let errorOutput = directory + "/run-\(generation).err"
         _ = FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorOutput, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = [spool, endpoint, "\(generation)"]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardError = try FileHandle(
-          forWritingTo: URL(fileURLWithPath: "/dev/null"))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorOutput))
         try process.run()
-        return Run(process: process, output: output)
+        return Run(process: process, output: output, errorOutput: errorOutput)
       }
 
       /// What it printed so far.
       var text: String {
         String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self)
+      }
+
+      /// What it wrote on standard error so far.
+      var errors: String {
+        String(
+          decoding: FileManager.default.contents(atPath: errorOutput) ?? Data(), as: UTF8.self)
       }
 
       /// The `seq` of every `logged` line it completed (the log call had returned).

@@ -18,8 +18,8 @@ extension LogSpool {
   ///
   /// Never throws and never traps. A record that cannot be stored is counted as dropped in
   /// ``dropCounters`` and `nil` is returned: too large (``SpoolDropReason/encoding``), the
-  /// spool full (``SpoolDropReason/quota``), a disk error or the spool closed
-  /// (``SpoolDropReason/diskError``).
+  /// spool full (``SpoolDropReason/quota``), a disk error (``SpoolDropReason/diskError``) or the
+  /// spool closed (``SpoolDropReason/afterClose``, and ``SpoolEvents/recordsAfterClose`` once).
   ///
   /// Costs no allocation of its own below the durable level (the journal's mapped append and the
   /// encoding into it); at the durable level the caller waits for a sync. See BENCHMARKS.md for
@@ -144,7 +144,14 @@ extension LogSpool {
         break
       }
     }
-    dropCounters.add(1, reason: .diskError)
+    guard closed.load(ordering: .relaxed) else {
+      dropCounters.add(1, reason: .diskError)
+      return nil
+    }
+    dropCounters.add(1, reason: .afterClose)
+    if !reportedAfterClose.exchange(true, ordering: .relaxed) {
+      appEvents.emit(SpoolEvents.recordsAfterClose, [("path", directory)])
+    }
     return nil
   }
 

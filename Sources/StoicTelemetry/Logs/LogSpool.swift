@@ -71,6 +71,9 @@ public final class LogSpool: Sendable {
   let ready = Atomic<Bool>(false)
   /// Set by ``close()``.
   let closed = Atomic<Bool>(false)
+  /// Set by the first record logged after ``close()``, which raises
+  /// ``SpoolEvents/recordsAfterClose``.
+  let reportedAfterClose = Atomic<Bool>(false)
   /// Bytes appended since open (frames, and a marker's worth for each durable record).
   let appendedBytes = Atomic<UInt64>(0)
   /// The journal's measured size less ``appendedBytes`` at the time it was measured: the

@@ -41,7 +41,20 @@ public final class SpoolDropCounters: Sendable {
     /// Writes that failed (the counts in memory are right; the file is behind).
     var writeFailures = 0
     var observers: [@Sendable () -> Void] = []
+    /// Set by ``close()``: later changes are written by ``LateWriter``.
+    var isClosed = false
   }
+
+  /// After ``close()``: the counts added since, not yet in the file, and whether a thread is
+  /// writing them.
+  struct Late {
+    var pending = SpoolDropCounts()
+    var writing = false
+    /// Set once the spool's lock was held by another opener: the file is someone else's now,
+    /// later counts stay in memory.
+    var givenUp = false
+  }
+  let late = SleepingLock(Late())
 
   init(
     path: String, fileSystem: any FileSystem, record: SpoolDropCountersFormat.Record,
@@ -132,18 +145,74 @@ public final class SpoolDropCounters: Sendable {
 
   /// Counts `count` more records dropped for `reason`: in the kernel (a live copy in the file)
   /// when this returns.
+  ///
+  /// After ``close()`` the count is written all the same, by a short open of the file under
+  /// the spool's lock (``writeLate(_:reason:)``), unless another opener holds the spool.
   public func add(_ count: UInt64, reason: SpoolDropReason) {
     guard count > 0 else { return }
-    let observers = state.withLock { state in
+    let (observers, isClosed) = state.withLock { state in
       let before = state.record.counts[reason]
       state.record.counts[reason] &+= count
       assert(
         SpoolRules.countGrows(from: before, to: state.record.counts[reason]),
         "@Q1: the \(reason) drop count went down")
-      writeLive(&state)
-      return state.observers
+      if !state.isClosed { writeLive(&state) }
+      return (state.observers, state.isClosed)
     }
+    if isClosed { writeLate(count, reason: reason) }
     for observer in observers { observer() }
+  }
+
+  /// Writes a count added after ``close()`` into the file: takes the spool's lock (released
+  /// by the close), opens the file, adds the count (a live copy, in the kernel when this
+  /// returns, not synced), closes it and releases the lock. One thread writes at a time; counts
+  /// added meanwhile are written by it before it returns. When another opener holds the spool
+  /// the file is its own: this count and later ones stay in memory (``counts``).
+  private func writeLate(_ count: UInt64, reason: SpoolDropReason) {
+    let writes = late.withLock { late -> Bool in
+      guard !late.givenUp else { return false }
+      late.pending[reason] &+= count
+      defer { late.writing = true }
+      return !late.writing
+    }
+    guard writes else { return }
+    while true {
+      let pending = late.withLock { late -> SpoolDropCounts? in
+        guard late.pending.total > 0 else {
+          late.writing = false
+          return nil
+        }
+        defer { late.pending = SpoolDropCounts() }
+        return late.pending
+      }
+      guard let pending else { return }
+      guard Self.addUnderSpoolLock(pending, path: path, fileSystem: fileSystem) else {
+        late.withLock { late in
+          late.givenUp = true
+          late.writing = false
+        }
+        return
+      }
+    }
+  }
+
+  /// Opens the counters file at `path` under the lock of its spool, adds `counts` and closes
+  /// it (not synced); false when the lock or the file cannot be had.
+  private static func addUnderSpoolLock(
+    _ counts: SpoolDropCounts, path: String, fileSystem: any FileSystem
+  ) -> Bool {
+    let root = StorePath.directory(of: path)
+    guard let lock = try? SpoolLock.acquire(root: root, fileSystem: fileSystem) else {
+      return false
+    }
+    defer { try? lock.release() }
+    guard let counters = try? SpoolDropCounters.open(path: path, fileSystem: fileSystem) else {
+      return false
+    }
+    for reason in SpoolDropReason.allCases where counts[reason] > 0 {
+      counters.add(counts[reason], reason: reason)
+    }
+    return true
   }
 
   /// Makes the counts durable: writes a durable copy and syncs the file. Does nothing when
@@ -156,7 +225,8 @@ public final class SpoolDropCounters: Sendable {
     try syncHoldingSyncLock(force: false)
   }
 
-  /// Syncs and closes the file. Later changes are counted in memory only.
+  /// Syncs and closes the file. Later changes are counted in memory and written by a short
+  /// open of the file under the spool's lock (see ``add(_:reason:)``).
   ///
   /// - Throws: The sync's or the close's error.
   public func close() throws(StoreError) {
@@ -172,6 +242,7 @@ public final class SpoolDropCounters: Sendable {
       defer {
         state.handle = nil
         state.mapping = nil
+        state.isClosed = true
       }
       return (state.handle, state.mapping)
     }
@@ -358,10 +429,12 @@ public struct SpoolDropCounts: Sendable, Hashable, CustomStringConvertible {
   public var diskError: UInt64 { self[.diskError] }
   /// Dropped because they could not be encoded.
   public var encoding: UInt64 { self[.encoding] }
+  /// Dropped because they were logged after the spool was closed.
+  public var afterClose: UInt64 { self[.afterClose] }
   /// Every drop, of every reason (those of a newer build's reasons included).
   public var total: UInt64 { slots.reduce(0, &+) }
 
-  /// `quota=N age=N disk_error=N encoding=N`.
+  /// `quota=N age=N disk_error=N encoding=N after_close=N`.
   public var description: String {
     SpoolDropReason.allCases.map { "\($0)=\(self[$0])" }.joined(separator: " ")
   }
@@ -380,14 +453,18 @@ public enum SpoolDropReason: Int, Sendable, Hashable, CaseIterable, CustomString
   case diskError = 2
   /// The record could not be encoded (larger than the journal's largest record).
   case encoding = 3
+  /// The record was logged after the spool was closed (in a service, by code that still logs
+  /// after Stoic's shutdown).
+  case afterClose = 4
 
-  /// The name in events and metrics: `quota`, `age`, `disk_error`, `encoding`.
+  /// The name in events and metrics: `quota`, `age`, `disk_error`, `encoding`, `after_close`.
   public var description: String {
     switch self {
     case .quota: "quota"
     case .age: "age"
     case .diskError: "disk_error"
     case .encoding: "encoding"
+    case .afterClose: "after_close"
     }
   }
 }

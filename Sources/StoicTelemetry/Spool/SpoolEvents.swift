@@ -33,10 +33,24 @@ extension SpoolEvents {
   public static let recordsDropped = EventDefinition(
     "spool.records_dropped", level: .warning,
     summary:
-      "Records were dropped and counted (`reason`: quota, age, disk_error, encoding); the "
+      "Records were dropped and counted (`reason`: quota, age, disk_error, encoding, "
+      + "after_close); the "
       + "counts survive restarts.",
     fields: ["reason", "count", "total"],
     hint: "records were dropped and counted (stoic inspect shows the counts)")
+
+  /// A record was logged after the spool was closed: dropped, counted (`after_close`).
+  public static let recordsAfterClose = EventDefinition(
+    "spool.records_after_close", level: .warning,
+    summary:
+      "A record was logged after the spool was closed: it and every later one are dropped and "
+      + "counted under `after_close` (the count survives restarts). Raised once per spool. In "
+      + "a service it means code still logging after Stoic's shutdown: in a `ServiceGroup`, "
+      + "list Stoic's service first, since a group shuts its services down last to first.",
+    fields: ["path"],
+    hint:
+      "records logged after Stoic's shutdown are dropped and counted (after_close): list "
+      + "Stoic's service first in the ServiceGroup, so that it shuts down last")
 
   /// Writing to the log journal failed: records are dropped (and counted, reason
   /// `disk_error`) until it recovers.
@@ -75,6 +89,7 @@ extension SpoolEvents {
   /// The spool's and the log spool's events, in ``catalog`` order.
   static let logEntries: [EventDefinition] = [
     recordsDropped,
+    recordsAfterClose,
     writeFailed,
     writeResumed,
     dropCountsReset,

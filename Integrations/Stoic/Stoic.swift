@@ -91,6 +91,8 @@ public enum Stoic {
   /// (`OTEL_EXPORTER_OTLP_ENDPOINT`, or a signal's) sets the exporter, with its headers,
   /// protocol, compression and timeout; `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES` set
   /// the resource attributes (`service.name` defaults to `unknown_service:<executable>`);
+  /// `OTEL_METRIC_EXPORT_INTERVAL` the metrics spool's flush interval (the samples the forwarder
+  /// sends), `OTEL_METRIC_EXPORT_TIMEOUT` the metrics requests' timeout;
   /// `OTEL_SDK_DISABLED=true` turns forwarding off (the spool keeps recording). An invalid
   /// value is ignored as if unset (`OTelEnvironment.ignoringInvalid`); what was read is
   /// returned, with the values it ignored.
@@ -101,6 +103,9 @@ public enum Stoic {
     configuration.exporter = otel.exporter
     configuration.forwarder.resourceAttributes = otel.resourceAttributes
     configuration.forwardingDisabled = otel.isSDKDisabled
+    if let interval = otel.metricExportInterval {
+      configuration.telemetry.metrics.flushInterval = interval
+    }
     return otel
   }
 

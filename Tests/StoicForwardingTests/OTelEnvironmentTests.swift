@@ -198,6 +198,45 @@ struct OTelEnvironmentTests {
     #expect(exporter.headers == expected.headers)
   }
 
+  @Test("OTEL_METRIC_EXPORT_INTERVAL and _TIMEOUT: milliseconds; the timeout bounds metrics only")
+  func metricExport() throws {
+    let unset = try OTelEnvironment(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"])
+    #expect(unset.metricExportInterval == nil && unset.metricExportTimeout == nil)
+    #expect(unset.exporter?.timeout(for: .metrics) == .seconds(30))
+    let set = try OTelEnvironment([
+      "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_METRIC_EXPORT_INTERVAL": "2500",
+      "OTEL_METRIC_EXPORT_TIMEOUT": "5000",
+    ])
+    #expect(set.metricExportInterval == .milliseconds(2500))
+    #expect(set.metricExportTimeout == .seconds(5))
+    #expect(set.exporter?.timeout(for: .metrics) == .seconds(5))
+    #expect(set.exporter?.timeout(for: .logs) == .seconds(30))
+    // The shorter of the two; 0 is no limit of its own.
+    let shorter = try OTelEnvironment([
+      "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_TIMEOUT": "1000",
+      "OTEL_METRIC_EXPORT_TIMEOUT": "5000",
+    ])
+    #expect(shorter.exporter?.timeout(for: .metrics) == .seconds(1))
+    let none = try OTelEnvironment([
+      "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_METRIC_EXPORT_TIMEOUT": "0",
+    ])
+    #expect(none.metricExportTimeout == nil)
+    #expect(none.exporter?.timeout(for: .metrics) == .seconds(30))
+    for (variable, value) in [
+      ("OTEL_METRIC_EXPORT_INTERVAL", "0"), ("OTEL_METRIC_EXPORT_INTERVAL", "soon"),
+      ("OTEL_METRIC_EXPORT_TIMEOUT", "-1"),
+    ] {
+      #expect {
+        try OTelEnvironment([variable: value])
+      } throws: { error in
+        (error as? ForwardingError)?.variable == variable
+      }
+      let lenient = OTelEnvironment.ignoringInvalid([variable: value])
+      #expect(lenient.ignored.map(\.variable) == [variable])
+      #expect(lenient.metricExportInterval == nil && lenient.metricExportTimeout == nil)
+    }
+  }
+
   @Test("ignoringInvalid: several bad values at once, an invalid endpoint leaves no exporter")
   func ignoringSeveral() {
     let environment = OTelEnvironment.ignoringInvalid([

@@ -54,4 +54,38 @@ struct StoicForwardingToCollectorTests {
       #expect(try Support.counterValue(collector, name: "app.jobs") == 9)
     }
   }
+
+  @Test("OTEL_METRIC_EXPORT_INTERVAL: a counter leaves within the interval, without a shutdown")
+  func metricsLeaveByTheInterval() async throws {
+    try await Support.withCollector("metric-interval") { directory, collector in
+      let telemetry = try await Stoic.bootstrap(
+        directory: directory + "/spool",
+        environment: [
+          "OTEL_EXPORTER_OTLP_ENDPOINT": collector.baseURL,
+          "OTEL_METRIC_EXPORT_INTERVAL": "200", "OTEL_METRIC_EXPORT_TIMEOUT": "4000",
+        ]
+      ) {
+        $0.bootstrapsLogging = false
+        $0.bootstrapsMetrics = false
+        $0.forwarder.interval = .milliseconds(100)
+      }
+      #expect(telemetry.configuration.telemetry.metrics.flushInterval == .milliseconds(200))
+      let exporter = try #require(telemetry.forwarder?.exporter.configuration)
+      #expect(exporter.timeout(for: .metrics) == .seconds(4))
+      #expect(exporter.timeout(for: .logs) == exporter.timeout)
+      telemetry.spool.metrics.counter(label: "app.interval").increment(by: 5)
+      // Stoic's own interval (10 s) would not send it in this time; 200 ms does, many times
+      // over, even on two busy cores.
+      let clock = ContinuousClock()
+      let deadline = clock.now + .seconds(8)
+      var value: Int64?
+      while clock.now < deadline {
+        value = try Support.counterValue(collector, name: "app.interval")
+        if value == 5 { break }
+        try await Task.sleep(for: .milliseconds(50))
+      }
+      #expect(value == 5)
+      await telemetry.shutdown(timeout: .seconds(30))
+    }
+  }
 }

@@ -169,7 +169,7 @@ public final class OTLPExporter: Sendable {
     }
     return TransportRequest(
       url: configuration.url(for: body.signal), headers: headers, body: body.bytes,
-      timeout: configuration.timeout)
+      timeout: configuration.timeout(for: body.signal))
   }
 
   /// Sends a logs request under `idempotencyKey` and returns what the answer means to the

@@ -35,6 +35,9 @@ public struct OTLPExporterConfiguration: Sendable {
   public var signalHeaders: [OTLPSignal: HTTPHeaders] = [:]
   /// How long one request may take.
   public var timeout: Duration
+  /// How long one request of a single signal may take, where it differs from ``timeout`` (the
+  /// metrics' from `OTEL_METRIC_EXPORT_TIMEOUT`).
+  public var signalTimeouts: [OTLPSignal: Duration] = [:]
   /// The largest body (before compression) the exporter sends; a larger one is not sent and
   /// answered as the receiver would (413, a permanent failure). OTLP recommends 64 MiB.
   public var maximumBodyBytes: Int
@@ -71,6 +74,11 @@ public struct OTLPExporterConfiguration: Sendable {
   /// ``headers``.
   public func headers(for signal: OTLPSignal) -> HTTPHeaders {
     signalHeaders[signal] ?? headers
+  }
+
+  /// The timeout of a request of `signal`: its own (``signalTimeouts``), else ``timeout``.
+  public func timeout(for signal: OTLPSignal) -> Duration {
+    signalTimeouts[signal] ?? timeout
   }
 
   /// The header names the exporter sets itself.

@@ -34,6 +34,11 @@ public import StoicStore
 /// - `OTEL_SERVICE_NAME` wins over `service.name` in `OTEL_RESOURCE_ATTRIBUTES`, whose
 ///   default is `unknown_service:` and the executable's name.
 /// - `OTEL_RESOURCE_ATTRIBUTES`: `key=value,…`, values percent-decoded.
+/// - `OTEL_METRIC_EXPORT_INTERVAL`: milliseconds between two metrics samples (the metrics
+///   spool's flush, which the forwarder sends at once). Unset, Stoic keeps its own 10 s (the
+///   specification's default is 60 s): the interval is also how much a power loss may take.
+/// - `OTEL_METRIC_EXPORT_TIMEOUT`: milliseconds a metrics request may take (the shorter of it
+///   and the exporter's timeout); `0` is no limit of its own.
 /// - `OTEL_SDK_DISABLED`: only `true`, in any case, turns it on. In Stoic it turns off
 ///   forwarding only: the spool keeps recording, so nothing is lost, and `stoic drain` or a
 ///   later run forwards what was kept.
@@ -61,6 +66,11 @@ public struct OTelEnvironment: Sendable {
   /// `OTEL_SEMCONV_STABILITY_OPT_IN`: ``ForwarderOptions/CodeAttributes/currentAndDeprecated``
   /// when its comma-separated list holds `code/dup`, else the current names only.
   public var codeAttributes: ForwarderOptions.CodeAttributes
+  /// `OTEL_METRIC_EXPORT_INTERVAL`: the time between two metrics samples, or `nil` when unset.
+  public var metricExportInterval: Duration?
+  /// `OTEL_METRIC_EXPORT_TIMEOUT`: how long a metrics request may take, or `nil` when unset or
+  /// `0` (no limit of its own); already applied to ``exporter``'s metrics timeout.
+  public var metricExportTimeout: Duration?
   /// The variables ``ignoringInvalid(_:executableName:)`` ignored, one error each (naming the
   /// variable, never its value), in the order they were met; empty after
   /// ``init(_:executableName:)``, which throws instead.
@@ -108,6 +118,17 @@ public struct OTelEnvironment: Sendable {
     attributes.removeAll { $0.0 == "service.name" }
     resourceAttributes = [("service.name", serviceName)] + attributes
     exporter = try reader.exporter()
+    metricExportInterval = try reader["OTEL_METRIC_EXPORT_INTERVAL"].map {
+      (text) throws(ForwardingError) in
+      try Reader.timeout(text, variable: "OTEL_METRIC_EXPORT_INTERVAL")
+    }
+    metricExportTimeout = try reader["OTEL_METRIC_EXPORT_TIMEOUT"].flatMap {
+      (text) throws(ForwardingError) in
+      try Reader.milliseconds(text, allowingZero: true, variable: "OTEL_METRIC_EXPORT_TIMEOUT")
+    }
+    if let limit = metricExportTimeout, let timeout = exporter?.timeout(for: .metrics) {
+      exporter?.signalTimeouts[.metrics] = min(timeout, limit)
+    }
     let optIn = reader["OTEL_SEMCONV_STABILITY_OPT_IN"]?.split(separator: ",") ?? []
     codeAttributes =
       optIn.contains { $0.trimmingSpaces == "code/dup" } ? .currentAndDeprecated : .current
@@ -312,12 +333,27 @@ public struct OTelEnvironment: Sendable {
     }
 
     static func timeout(_ text: String, variable: String) throws(ForwardingError) -> Duration {
-      guard let milliseconds = Int64(text[...].trimmingSpaces), milliseconds > 0 else {
+      guard let duration = try milliseconds(text, allowingZero: false, variable: variable) else {
         throw ForwardingError(
           .invalidArgument, "\(variable) is not a positive number of milliseconds",
           variable: variable)
       }
-      return .milliseconds(milliseconds)
+      return duration
+    }
+
+    /// A whole number of milliseconds; `nil` for `0` when `allowingZero` (no limit).
+    static func milliseconds(_ text: String, allowingZero: Bool, variable: String)
+      throws(ForwardingError) -> Duration?
+    {
+      guard let milliseconds = Int64(text[...].trimmingSpaces),
+        milliseconds > 0 || (allowingZero && milliseconds == 0)
+      else {
+        let least = allowingZero ? "a non-negative" : "a positive"
+        throw ForwardingError(
+          .invalidArgument, "\(variable) is not \(least) number of milliseconds",
+          variable: variable)
+      }
+      return milliseconds == 0 ? nil : .milliseconds(milliseconds)
     }
 
     static func headers(_ list: String, variable: String) throws(ForwardingError)

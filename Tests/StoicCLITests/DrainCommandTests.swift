@@ -79,6 +79,12 @@ struct DrainCommandTests {
       #expect(noURL.status == 64, "\(noURL)")
       #expect(badEncoding.status == 64, "\(badEncoding)")
       #expect(badScheme.status == 64, "\(badScheme)")
+      // Endpoints that can never work are refused at once, never retried as unreachable (75).
+      for url in ["http://user:s3cret@127.0.0.1:9", "http://127.0.0.1:0", "http://127.0.0.1:9#x"] {
+        let never = try StoicProcess.run(["drain", directory, "--to", url])
+        #expect(never.status == 64, "\(never)")
+        #expect(!never.error.contains("s3cret"))
+      }
     }
   }
 

@@ -46,7 +46,12 @@ struct ForwarderSchemaTests {
             failures.append(f"{name}: empty")
         is_logs = name.startswith("logs")
         for group in (from_pb.resource_logs if is_logs else from_pb.resource_metrics):
+            resource_keys = [a.key for a in group.resource.attributes]
+            if len(resource_keys) != len(set(resource_keys)) or "" in resource_keys:
+                failures.append(f"{name}: a resource key twice or empty: {resource_keys}")
             resource = {a.key: a.value.string_value for a in group.resource.attributes}
+            if resource.get("team") != "later":
+                failures.append(f"{name}: the resource's team is not the later value")
             sdk = [resource.get(f"telemetry.sdk.{k}") for k in ("name", "language", "version")]
             if sdk[:2] != ["stoic", "swift"] or not sdk[2]:
                 failures.append(f"{name}: telemetry.sdk.* missing from the resource")
@@ -54,7 +59,14 @@ struct ForwarderSchemaTests {
                 if scoped.scope.name != "stoic" or not scoped.scope.version:
                     failures.append(f"{name}: the scope has no name or version")
                 for record in (scoped.log_records if is_logs else []):
+                    keys = [a.key for a in record.attributes]
+                    if len(keys) != len(set(keys)) or "" in keys:
+                        failures.append(f"{name}: a record with a key twice or an empty key: {keys}")
                     values = {a.key: a.value for a in record.attributes}
+                    if values.get("log.label") and values["log.label"].string_value == "forged":
+                        failures.append(f"{name}: a metadata key won over the derived log.label")
+                    if record.dropped_attributes_count == 4:
+                        counts["dropped"] = counts.get("dropped", 0) + 1
                     if "code.line.number" not in values:
                         failures.append(f"{name}: a record without code.line.number")
                     if set(values) & {"code.filepath", "code.function", "code.lineno"}:
@@ -72,6 +84,8 @@ struct ForwarderSchemaTests {
         failures.append("no record carried code.file.path and code.function.name")
     if counts.get("traced", 0) == 0:
         failures.append("no record carried trace_id and span_id")
+    if counts.get("dropped", 0) == 0:
+        failures.append("no record counted its four dropped metadata keys")
     if counts.get("exception", 0) == 0:
         failures.append("no record carried exception.type and exception.message")
     if failures or checked == 0:
@@ -86,9 +100,12 @@ struct ForwarderSchemaTests {
   {
     let spool = try ForwarderFixture.openSpool(disk)
     let receiver = FakeReceiver()
+    var options = ForwarderFixture.options(maxRecords: 7)
+    // A key given twice, and an empty one: sent once with the later value, and not at all.
+    options.resourceAttributes += [("team", "first"), ("team", "later"), ("", "empty")]
     let forwarder = try await Forwarder.open(
       spool: spool, exporter: ForwarderFixture.exporter(receiver, encoding: encoding),
-      options: ForwarderFixture.options(maxRecords: 7), fileSystem: disk)
+      options: options, fileSystem: disk)
     try await forwarder.drain()
     try await forwarder.close()
     try spool.close()
@@ -112,6 +129,13 @@ struct ForwarderSchemaTests {
       metadata: [
         "trace_id": .string("4bf92f3577b34da6a3ce929d0e0e4736"),
         "span_id": .string("00f067aa0ba902b7"), "trace_flags": .string("1"),
+      ])
+    // Metadata keys that are names Stoic derives, and an empty one: dropped and counted.
+    spool.logs.log(
+      level: .info, label: "clash", message: "keys",
+      metadata: [
+        "log.label": .string("forged"), "stoic.sequence": .string("7"),
+        "code.file.path": .string("Forged.swift"), "": .string("empty"), "user": .string("u"),
       ])
     spool.metrics.counter(label: "c", dimensions: [("k", "v")]).increment(by: 5)
     spool.metrics.floatingPointCounter(label: "f").increment(by: 1.5)

@@ -145,6 +145,10 @@ struct OTLPExporterTests {
       OTLPExporterConfiguration(endpoint: "http://h", headers: ["idempotency-key": "x"]),
       OTLPExporterConfiguration(endpoint: "http://h", headers: ["X-Key": "\(secret)\r\nEvil: 1"]),
       OTLPExporterConfiguration(endpoint: "http://h", headers: ["Bad Name": secret]),
+      OTLPExporterConfiguration(endpoint: "http://h", headers: ["X-Key": "\(secret)\u{01}"]),
+      OTLPExporterConfiguration(endpoint: "http://h", headers: ["X-Key": "\(secret)\u{1B}[2J"]),
+      OTLPExporterConfiguration(endpoint: "http://h", headers: ["X-Key": "\(secret)\u{7F}"]),
+      OTLPExporterConfiguration(endpoint: "http://\(secret):pw@h:4318"),
       OTLPExporterConfiguration(endpoint: "http://h", compression: .gzip(level: 11)),
     ])
   func invalidConfigurations(configuration: OTLPExporterConfiguration) {

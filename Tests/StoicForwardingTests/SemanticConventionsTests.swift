@@ -33,6 +33,32 @@ struct SemanticConventionsTests {
     #expect(both.integer("code.line.number") == 42)
   }
 
+  @Test("a metadata key Stoic derives, or an empty one, is dropped and counted: keys stay unique")
+  func reservedKeys() {
+    let metadata: LogMetadata = [
+      "log.label": .string("forged"), "log.source": .string("Forged"),
+      "stoic.sequence": .string("99"), "code.line.number": .string("1"),
+      "code.lineno": .string("2"), "": .string("empty"), "user": .string("u"),
+    ]
+    let current = LogRecordMapping.otlp(Self.record(metadata: metadata))
+    let keys = current.attributes.map(\.key)
+    #expect(keys.count == Set(keys).count && !keys.contains(""), "\(keys)")
+    #expect(current.string("log.label") == "app")
+    #expect(current.string("log.source") == "App")
+    #expect(current.integer("stoic.sequence") == 4)
+    #expect(current.integer("code.line.number") == 42)
+    #expect(current.string("user") == "u")
+    // `code.lineno` is not a name Stoic sends under `.current`: the user's own, kept.
+    #expect(current.string("code.lineno") == "2")
+    #expect(current.droppedAttributesCount == 5)
+    let both = LogRecordMapping.otlp(
+      Self.record(metadata: metadata), codeAttributes: .currentAndDeprecated)
+    #expect(both.integer("code.lineno") == 42)
+    #expect(both.droppedAttributesCount == 6)
+    let plain = LogRecordMapping.otlp(Self.record(metadata: ["user": .string("u")]))
+    #expect(plain.droppedAttributesCount == 0)
+  }
+
   @Test("exception.type and exception.message in the metadata arrive as attributes by those names")
   func exceptionAttributes() {
     let record = LogRecordMapping.otlp(

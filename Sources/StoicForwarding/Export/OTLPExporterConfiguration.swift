@@ -61,13 +61,18 @@ public struct OTLPExporterConfiguration: Sendable {
   }
 
   /// The full URL for `signal`: its entry in ``signalEndpoints`` as it is, else ``endpoint``
-  /// (trailing slashes dropped) joined with the signal's path.
+  /// with the signal's path joined to its path (trailing slashes dropped) and its query kept
+  /// (`http://h:4318?tenant=1` sends logs to `http://h:4318/v1/logs?tenant=1`).
   public func url(for signal: OTLPSignal) -> String {
     if let url = signalEndpoints[signal] { return url }
-    var base = Substring(endpoint)
-    while base.hasSuffix("/") { base = base.dropLast() }
     let path = signal == .logs ? logsPath : metricsPath
-    return String(base) + (path.hasPrefix("/") ? path : "/" + path)
+    guard let base = try? OTLPEndpoint(endpoint) else {
+      // Not a usable URL (``validate()`` refuses it): joined as text, for the transport to refuse.
+      var base = Substring(endpoint)
+      while base.hasSuffix("/") { base = base.dropLast() }
+      return String(base) + (path.hasPrefix("/") ? path : "/" + path)
+    }
+    return base.appendingPath(path).description
   }
 
   /// The header fields sent with `signal`'s requests: its entry in ``signalHeaders``, else
@@ -87,7 +92,7 @@ public struct OTLPExporterConfiguration: Sendable {
     "Transfer-Encoding",
   ]
 
-  /// Checks that the configuration can work: an `http`/`https` endpoint with a host, header
+  /// Checks that the configuration can work: endpoints ``OTLPEndpoint`` accepts, header
   /// fields that can go on the wire and are not the exporter's own, a gzip level in 0…9.
   ///
   /// - Throws: ``ForwardingError/Code/invalidArgument`` naming the problem (never a header
@@ -106,18 +111,10 @@ public struct OTLPExporterConfiguration: Sendable {
     }
   }
 
-  /// Checks that `url` is an `http`/`https` URL with a host; the error never holds the URL
+  /// Checks that `url` is an endpoint ``OTLPEndpoint`` accepts; the error never holds the URL
   /// (it may carry credentials).
   static func validateURL(_ url: String) throws(ForwardingError) {
-    let lowered = url.lowercased()
-    guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
-      throw ForwardingError(.invalidArgument, "the endpoint must start with http:// or https://")
-    }
-    guard let schemeEnd = url.range(of: "://"),
-      let host = url[schemeEnd.upperBound...].split(separator: "/").first, !host.isEmpty
-    else {
-      throw ForwardingError(.invalidArgument, "the endpoint has no host")
-    }
+    _ = try OTLPEndpoint(url)
   }
 
   /// Adds the header fields listed in an environment variable (by default

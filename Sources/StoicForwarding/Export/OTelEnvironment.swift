@@ -297,9 +297,7 @@ public struct OTelEnvironment: Sendable {
       do {
         try OTLPExporterConfiguration.validateURL(url)
       } catch {
-        throw ForwardingError(
-          .invalidArgument, "\(variable) is not an http:// or https:// URL with a host",
-          variable: variable)
+        throw ForwardingError(.invalidArgument, "\(variable): \(error.message)", variable: variable)
       }
     }
 

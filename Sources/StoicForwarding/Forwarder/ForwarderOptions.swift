@@ -29,7 +29,8 @@ public struct ForwarderOptions: Sendable {
   /// spool's identity is added as `service.instance.id` unless given here. The default is
   /// OpenTelemetry's `service.name` for an unconfigured service,
   /// `unknown_service:<executable name>` (``OTelEnvironment/defaultServiceName(executableName:)``);
-  /// ``OTelEnvironment/resourceAttributes`` gives the one the environment configures.
+  /// ``OTelEnvironment/resourceAttributes`` gives the one the environment configures. A key
+  /// given twice is sent once, with its later value; an empty key is not sent.
   public var resourceAttributes: [(String, String)]
   /// The instrumentation scope's name in every batch (its version is
   /// ``TelemetrySDK/version``).

@@ -28,6 +28,10 @@ extension UnsafeRawBufferPointer {
 ///   `code.line.number`; with ``ForwarderOptions/CodeAttributes/currentAndDeprecated`` also
 ///   the names they replaced (`code.filepath`, `code.function`, `code.lineno`), for older
 ///   backends; then `stoic.sequence` (the record's sequence in its spool);
+/// - keys unique and never empty, as OTLP requires: a metadata key that is one of the names
+///   above Stoic derives from the record (`log.label`, `log.source`, the code attributes of the
+///   configured set, `stoic.sequence`) is dropped in favour of the derived value, and so is an
+///   empty key; the record's `dropped_attributes_count` counts them;
 /// - trace context: a well-formed trace id, span id and flags under the keys of
 ///   ``TraceContextKeys`` (swift-otel's by default) fill `trace_id`, `span_id` and `flags`
 ///   and leave the attributes; malformed ones stay attributes.
@@ -64,6 +68,8 @@ public enum LogRecordMapping {
       metadata[traceContext.spanID] = nil
       if found.flags != nil { metadata[traceContext.traceFlags] = nil }
     }
+    let reserved = metadata.keys.filter { Keys.isReserved($0.utf8, codeAttributes) }
+    for key in reserved { metadata[key] = nil }
     var attributes = attributes(metadata)
     attributes.append(OTLP.KeyValue(Keys.label.description, .string(record.label)))
     if !record.source.isEmpty {
@@ -83,7 +89,8 @@ public enum LogRecordMapping {
     return OTLP.LogRecord(
       timeUnixNano: time, observedTimeUnixNano: time, severityNumber: severity(record.level),
       severityText: record.level.description.uppercased(), body: .string(record.message),
-      attributes: attributes, flags: found?.flags ?? 0, traceId: found?.traceID ?? [],
+      attributes: attributes, droppedAttributesCount: UInt32(clamping: reserved.count),
+      flags: found?.flags ?? 0, traceId: found?.traceID ?? [],
       spanId: found?.spanID ?? [])
   }
 
@@ -111,14 +118,20 @@ public enum LogRecordMapping {
     let found = traceContext?.find { key in
       metadata.first { $0.key.elementsEqual(key.utf8) }?.value
     }
+    var dropped: UInt64 = 0
     for pair in metadata {
       if let traceContext, let found, traceContext.moved(pair.key, found) { continue }
+      if Keys.isReserved(pair.key, codeAttributes) {
+        dropped += 1
+        continue
+      }
       writeAttribute(pair.key, string: pair.value, to: &writer)
     }
     forEachFieldAttribute(
       of: record, sequence: sequence, codeAttributes: codeAttributes,
       string: { writeAttribute($0, string: $1, to: &writer) },
       int: { writeAttribute($0, int: $1, to: &writer) })
+    writer.uint64(Field.droppedAttributesCount, dropped)
     if let found {
       writer.fixed32(Field.flags, found.flags ?? 0)
       writer.bytes(Field.traceId, found.traceID)
@@ -156,9 +169,14 @@ public enum LogRecordMapping {
         body.string(utf8: record.message)
       }
       object.key("attributes")
+      var dropped: Int64 = 0
       object.array { attributes in
         for pair in metadata {
           if let traceContext, let found, traceContext.moved(pair.key, found) { continue }
+          if Keys.isReserved(pair.key, codeAttributes) {
+            dropped += 1
+            continue
+          }
           writeJSONAttribute(pair.key, string: pair.value, to: &attributes)
         }
         forEachFieldAttribute(
@@ -166,6 +184,7 @@ public enum LogRecordMapping {
           string: { writeJSONAttribute($0, string: $1, to: &attributes) },
           int: { writeJSONAttribute($0, int: $1, to: &attributes) })
       }
+      OTLPCommonJSON.writeNumber("droppedAttributesCount", dropped, to: &object)
       if let found {
         if let flags = found.flags, flags != 0 {
           object.key("flags")
@@ -258,6 +277,19 @@ public enum LogRecordMapping {
     /// The names `option` asks for, current first.
     static func code(_ option: ForwarderOptions.CodeAttributes) -> [Code] {
       option == .current ? currentOnly : both
+    }
+
+    /// Whether a metadata key is one a record may not carry as its own: empty, or a name Stoic
+    /// derives from the record under `option` (the derived value wins).
+    static func isReserved(
+      _ key: some Collection<UInt8>, _ option: ForwarderOptions.CodeAttributes
+    ) -> Bool {
+      guard !key.isEmpty else { return true }
+      func equal(_ name: StaticString) -> Bool {
+        key.elementsEqual(UnsafeRawBufferPointer(name))
+      }
+      if equal(label) || equal(source) || equal(sequence) { return true }
+      return code(option).contains { equal($0.file) || equal($0.function) || equal($0.line) }
     }
   }
 

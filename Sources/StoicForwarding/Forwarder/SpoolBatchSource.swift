@@ -24,7 +24,9 @@ public struct SpoolBatchSource: Sendable {
     self.spool = spool
     maxRecords = options.maxRecords
     maxBytes = options.maxBytes
-    var attributes = options.resourceAttributes.map { OTLP.KeyValue($0.0, .string($0.1)) }
+    var attributes = Self.unique(options.resourceAttributes).map {
+      OTLP.KeyValue($0.0, .string($0.1))
+    }
     if !attributes.contains(where: { $0.key == "service.instance.id" }) {
       attributes.append(OTLP.KeyValue("service.instance.id", .string(spool.identity.hex)))
     }
@@ -36,6 +38,22 @@ public struct SpoolBatchSource: Sendable {
     scope = OTLP.InstrumentationScope(name: options.scopeName, version: TelemetrySDK.version)
     codeAttributes = options.codeAttributes
     traceContext = options.traceContext
+  }
+
+  /// `pairs` with unique, non-empty keys, as OTLP requires: a key given again takes the later
+  /// value (the specification's rule for setting an attribute twice) in the first one's place.
+  static func unique(_ pairs: [(String, String)]) -> [(String, String)] {
+    var result: [(String, String)] = []
+    var index: [String: Int] = [:]
+    for (key, value) in pairs where !key.isEmpty {
+      if let at = index[key] {
+        result[at].1 = value
+      } else {
+        index[key] = result.count
+        result.append((key, value))
+      }
+    }
+    return result
   }
 
   /// The records at or below this sequence have left the stream's journal.

@@ -44,19 +44,27 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral,
   /// The names, in order.
   public var names: [String] { fields.map(\.name) }
 
-  /// Whether the fields can go on the wire: each name an RFC 9110 token, each value free of
-  /// CR, LF and NUL (which would let a value start a header of its own). The error names the
-  /// offending field, never its value.
+  /// Whether the fields can go on the wire: each name an RFC 9110 token, each value of RFC
+  /// 9110's field-value characters (visible ASCII, space, horizontal tab and bytes from 0x80):
+  /// no CR, LF or NUL (which would let a value start a header of its own), no other control
+  /// byte (ESC, DEL, …). The error names the offending field, never its value.
   public func validate() throws(ForwardingError) {
     for (name, value) in fields {
       guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else {
         throw ForwardingError(.invalidArgument, "a header name is not an HTTP token")
       }
-      guard !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
+      guard value.utf8.allSatisfy(Self.isFieldValueByte) else {
         throw ForwardingError(
-          .invalidArgument, "the value of header \(name) contains a line break or NUL")
+          .invalidArgument,
+          "the value of header \(name) contains a control character (a line break, NUL, ESC,"
+            + " DEL, …)")
       }
     }
+  }
+
+  /// Whether `byte` may be in a field value (RFC 9110 5.5: VCHAR, SP, HTAB, obs-text).
+  static func isFieldValueByte(_ byte: UInt8) -> Bool {
+    byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
   }
 
   /// The names, with every value hidden: `[Content-Type: <hidden>, Authorization: <hidden>]`.

@@ -123,45 +123,19 @@ private struct HTTPTarget {
   var authority: String
 
   init(url: String) throws(TransportFailure) {
-    guard url.lowercased().hasPrefix("http://") else {
+    let endpoint: OTLPEndpoint
+    do {
+      endpoint = try OTLPEndpoint(url)
+    } catch {
+      throw .network("the endpoint is not a usable http URL: \(error.message)")
+    }
+    guard endpoint.scheme == "http" else {
       throw .network("this transport sends to http:// endpoints only")
     }
-    let rest = url.dropFirst("http://".count)
-    let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-    let authority = rest[..<slash]
-    let path = rest[slash...]
-    guard !authority.isEmpty, !authority.contains("@"),
-      authority.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
-      path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
-    else {
-      throw .network("the endpoint is not a usable http URL")
-    }
-    var host = Substring(authority)
-    var port: UInt16 = 80
-    if host.hasPrefix("[") {
-      guard let close = host.firstIndex(of: "]") else {
-        throw .network("the endpoint is not a usable http URL")
-      }
-      let after = host[host.index(after: close)...]
-      host = host[host.index(after: host.startIndex)..<close]
-      if after.hasPrefix(":") {
-        guard let number = UInt16(after.dropFirst()) else {
-          throw .network("the endpoint's port is not a number")
-        }
-        port = number
-      }
-    } else if let colon = host.lastIndex(of: ":") {
-      guard let number = UInt16(host[host.index(after: colon)...]) else {
-        throw .network("the endpoint's port is not a number")
-      }
-      port = number
-      host = host[..<colon]
-    }
-    self.host = String(host)
-    self.port = port
-    self.authority = String(authority)
-    let pathText = String(path)
-    requestTarget = pathText.isEmpty ? "/" : (pathText.hasPrefix("?") ? "/" + pathText : pathText)
+    host = endpoint.host
+    port = endpoint.effectivePort
+    authority = endpoint.authority
+    requestTarget = endpoint.requestTarget
   }
 
   var key: String { "\(host)|\(port)" }

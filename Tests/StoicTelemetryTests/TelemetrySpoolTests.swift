@@ -1,3 +1,4 @@
+import Foundation
 import StoicStore
 import StoicTesting
 import Testing
@@ -43,6 +44,28 @@ struct TelemetrySpoolTests {
       (error as? StoreError)?.code == .invalidArgument
     }
     #expect(disk.allPaths().isEmpty, "\(disk.allPaths())")
+  }
+
+  @Test("a directory given as a symbolic link is refused, never followed; a link above it is fine")
+  func symbolicLinkIsRefused() throws {
+    let scratch = NSTemporaryDirectory() + "stoic-symlink-" + UUID().uuidString
+    try FileManager.default.createDirectory(
+      atPath: scratch + "/target", withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    try FileManager.default.createSymbolicLink(
+      atPath: scratch + "/link", withDestinationPath: scratch + "/target")
+    for path in [scratch + "/link", scratch + "/link/", scratch + "/link//"] {
+      #expect {
+        try TelemetrySpool.open(at: path)
+      } throws: { error in
+        (error as? StoreError)?.code == .invalidArgument
+      }
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch + "/target").isEmpty)
+    // A link above the spool's own directory is an ordinary path.
+    let spool = try TelemetrySpool.open(at: scratch + "/link/spool")
+    try spool.close()
+    #expect(FileManager.default.fileExists(atPath: scratch + "/target/spool/spool.id"))
   }
 
   @Test("the drop counts are published as the metric stoic.spool.dropped, one series a reason")

@@ -112,6 +112,11 @@ public final class MeteredFileSystem: FileSystem {
   public func fileSize(_ path: String) throws(StoreError) -> UInt64? { try base.fileSize(path) }
 
   /// Passes the call to ``base``.
+  public func isSymbolicLink(_ path: String) throws(StoreError) -> Bool {
+    try base.isSymbolicLink(path)
+  }
+
+  /// Passes the call to ``base``.
   public func createDirectory(_ path: String, permissions: FilePermissions) throws(StoreError) {
     try base.createDirectory(path, permissions: permissions)
   }

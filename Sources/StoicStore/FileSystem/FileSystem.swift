@@ -112,6 +112,10 @@ public protocol FileSystem: Sendable {
   /// The size of the file at `path`, or `nil` when nothing is there.
   func fileSize(_ path: String) throws(StoreError) -> UInt64?
 
+  /// Whether `path` itself, not what it points to, is a symbolic link (`false` when nothing is
+  /// there). A file system without symbolic links keeps the default, `false`.
+  func isSymbolicLink(_ path: String) throws(StoreError) -> Bool
+
   /// Creates a directory and any missing parents; succeeds if it exists.
   ///
   /// - Parameters:
@@ -132,6 +136,9 @@ public protocol FileSystem: Sendable {
 }
 
 extension FileSystem {
+  /// `false`: a file system without symbolic links.
+  public func isSymbolicLink(_ path: String) throws(StoreError) -> Bool { false }
+
   /// Opens (or creates) a file; a file this creates is private to its owner
   /// (``FilePermissions/privateFile``, `0600`). See ``open(_:_:permissions:)``.
   public func open(_ path: String, _ mode: OpenMode) throws(StoreError) -> StoreFileHandle {

@@ -61,6 +61,22 @@ extension PosixFileSystem {
     }
   }
 
+  /// Whether `path` itself is a symbolic link, by `lstat(2)` (trailing slashes dropped first:
+  /// `link/` would name what the link points to).
+  public func isSymbolicLink(_ path: String) throws(StoreError) -> Bool {
+    var name = Substring(path)
+    while name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
+    var info = stat()
+    switch Syscall.result({ lstat(String(name), &info) }) {
+    case .success:
+      return (info.st_mode & S_IFMT) == S_IFLNK
+    case .failure(.noSuchFile):
+      return false
+    case .failure(let error):
+      throw StoreError.system("lstat", error, path: path)
+    }
+  }
+
   /// Creates `path` and any missing parents with `mkdir(2)`, each with exactly `permissions`
   /// whatever the umask (`fchmod` through an `O_NOFOLLOW` descriptor after the `mkdir`);
   /// succeeds if it is already a directory, leaving its permissions as they are.

@@ -81,7 +81,8 @@ public final class TelemetrySpool: Sendable {
   ///     spool). Called on the thread that raised them; must not block or call back.
   /// - Returns: The open spool.
   /// - Throws: `StoreError.Code.invalidArgument` for an empty `root` (which would put the
-  ///   spool in `/`); `StoreError.Code.locked` (naming the holder's process id) when another
+  ///   spool in `/`) and for a `root` that is a symbolic link (refused, never followed: give
+  ///   the directory it points to); `StoreError.Code.locked` (naming the holder's process id) when another
   ///   handle or process holds the spool; `StoreError.Code.corrupt` for damage the options do
   ///   not let it salvage; the file system's errors.
   public static func open(
@@ -90,6 +91,14 @@ public final class TelemetrySpool: Sendable {
   ) throws(StoreError) -> TelemetrySpool {
     guard !root.isEmpty else {
       throw StoreError(.invalidArgument, "the spool's directory is an empty path")
+    }
+    // A symbolic link is refused, not followed: one to `/` or to another app's directory would
+    // put the spool (and its quota's removals) there.
+    guard try !fileSystem.isSymbolicLink(root) else {
+      throw StoreError(
+        .invalidArgument,
+        "the spool's directory \(root) is a symbolic link: give the directory it points to",
+        path: root)
     }
     try fileSystem.createDirectoryDurably(root)
     let lock = try SpoolLock.acquire(root: root, fileSystem: fileSystem)

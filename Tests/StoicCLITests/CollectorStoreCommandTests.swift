@@ -167,7 +167,7 @@ struct CollectorStoreCommandTests {
     let objects = try queryJSON.output.split(separator: "\n").map { line in
       try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     }
-    #expect(objects.map { $0["seq"] as? Int } == Array(1...8).map { Optional($0) })
+    #expect(objects.map { $0["spool_sequence"] as? Int } == Array(1...8).map { Optional($0) })
     #expect(objects.last?["message"] as? String == "evil\u{1B}[31m\nFORGED 2")
     let tail = try StoicProcess.run(["tail", "-n", "2", directory])
     #expect(tail.status == 0, "\(tail)")
@@ -269,7 +269,7 @@ struct CollectorStoreCommandTests {
         }
       }
       #expect(tail.isRunning, "tail -f stopped")
-      let sequences = lines.compactMap { $0["seq"] as? Int }
+      let sequences = lines.compactMap { $0["spool_sequence"] as? Int }
       #expect(sequences == Array(7...20), "\(lines)")
       #expect(lines.last?["message"] as? String == "later 3 2")
       try await collector.stop()

@@ -108,7 +108,7 @@ import Testing
   static func sequences(_ output: String) throws -> [UInt64] {
     try output.split(separator: "\n").map { line in
       let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-      return try #require((object?["seq"] as? NSNumber)?.uint64Value, "\(line)")
+      return try #require((object?["spool_sequence"] as? NSNumber)?.uint64Value, "\(line)")
     }
   }
 
@@ -144,6 +144,22 @@ import Testing
     }
   }
 
+  /// `warn`, `err` and `crit` (in any case) select what `warning`, `error` and `critical` do.
+  @Test func shortLevelNamesMeanTheLongOnes() throws {
+    try StoicProcess.withScratch { scratch in
+      _ = try Self.makeSpool(scratch + "/spool", seed: 11, count: 200)
+      for (short, long) in [("warn", "warning"), ("ERR", "error"), ("Crit", "critical")] {
+        let byShort = try StoicProcess.run([
+          "query", scratch + "/spool", "--json", "--level", short,
+        ])
+        let byLong = try StoicProcess.run(["query", scratch + "/spool", "--json", "--level", long])
+        #expect(byShort.status == 0, "\(byShort)")
+        #expect(byShort.output == byLong.output)
+        #expect(!byLong.output.isEmpty || long == "critical")
+      }
+    }
+  }
+
   @Test func jsonLinesCarryEveryField() throws {
     try StoicProcess.withScratch { scratch in
       let records = try Self.makeSpool(scratch + "/spool", seed: 5, count: 40)
@@ -152,7 +168,7 @@ import Testing
       let object = try #require(
         try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
       let first = try #require(records.first)
-      #expect(object["seq"] as? Int == 1)
+      #expect(object["spool_sequence"] as? Int == 1)
       #expect(object["level"] as? String == first.level.description)
       #expect(object["label"] as? String == first.label)
       #expect(object["message"] as? String == first.message)

@@ -74,7 +74,7 @@ import Testing
         try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
       }
       #expect(lines.count > 1000, "tail -f showed \(lines.count) records")
-      let sequences = lines.compactMap { ($0["seq"] as? NSNumber)?.uint64Value }
+      let sequences = lines.compactMap { ($0["spool_sequence"] as? NSNumber)?.uint64Value }
       #expect(sequences.count == lines.count)
       // Every record, in order, once: the sequences run without a gap or a repeat.
       let gaps = zip(sequences, sequences.dropFirst()).filter { $1 != $0 + 1 }

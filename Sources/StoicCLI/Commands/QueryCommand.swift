@@ -7,7 +7,7 @@ enum QueryCommand: StoicCommand {
   static let level = OptionSpec.value(
     "level", valueName: "LEVEL",
     help: "Only records of LEVEL and above (trace, debug, info, notice, warning, error, "
-      + "critical).")
+      + "critical; warn, err and crit also).")
   static let since = OptionSpec.value(
     "since", valueName: "TIME",
     help: "Only records logged at TIME or later: RFC 3339 (2026-12-01T10:00:00Z) or a time "
@@ -150,7 +150,7 @@ enum QueryCommand: StoicCommand {
     do throws(LogQueryError) {
       var query = LogQuery()
       if let name = command.value("level") {
-        guard let level = LogLevel(name: name.lowercased()) else { throw .unknownLevel(name) }
+        guard let level = LevelArgument.level(name) else { throw .unknownLevel(name) }
         query.minimumLevel = level
       }
       query.since = try command.value("since").map { text throws(LogQueryError) in

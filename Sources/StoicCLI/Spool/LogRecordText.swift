@@ -27,12 +27,13 @@ enum LogRecordText {
         + TerminalText.escaped("\(unreadable.reason)"), .yellow)
   }
 
-  /// `{"seq", "time", "level", "label", "message", "metadata", "source", "file", "function",
-  /// "line"}`: the time in RFC 3339 UTC with nanoseconds, the level by swift-log's lower-case
-  /// name, metadata as nested objects and arrays of strings.
+  /// `{"spool_sequence", "time", "level", "label", "message", "metadata", "source", "file",
+  /// "function", "line"}`: the record's sequence in the spool (named so that it is not taken
+  /// for a `seq` of the app's own metadata), the time in RFC 3339 UTC with nanoseconds, the
+  /// level by swift-log's lower-case name, metadata as nested objects and arrays of strings.
   static func json(_ record: LogRecord) -> JSONValue {
     .object([
-      ("seq", .unsigned(record.sequence)),
+      ("spool_sequence", .unsigned(record.sequence)),
       ("time", .string(time(record.timeNanoseconds, utc: true))),
       ("level", .string(record.level.description)),
       ("label", .string(record.label)),
@@ -45,10 +46,10 @@ enum LogRecordText {
     ])
   }
 
-  /// `{"seq", "unreadable": true, "bytes", "reason"}`.
+  /// `{"spool_sequence", "unreadable": true, "bytes", "reason"}`.
   static func json(_ unreadable: UnreadableLogRecord) -> JSONValue {
     .object([
-      ("seq", .unsigned(unreadable.sequence)),
+      ("spool_sequence", .unsigned(unreadable.sequence)),
       ("unreadable", .bool(true)),
       ("bytes", .int(Int64(unreadable.bytes.count))),
       ("reason", .string("\(unreadable.reason)")),

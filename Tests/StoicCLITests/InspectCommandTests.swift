@@ -188,6 +188,17 @@ struct InspectCommandTests {
       let open = try Self.inspect([directory], root: scratch)
       #expect(open.output.contains("the directory is readable by others (drwxr-xr-x)"), "\(open)")
       #expect(open.output.contains("readable by others (rw-r--r--)"), "\(open)")
+      // Write access is named as such, the worse of the two.
+      chmod(directory, 0o777)
+      chmod(directory + "/journal.lock", 0o622)
+      let writable = try Self.inspect([directory], root: scratch)
+      #expect(
+        writable.output.contains("the directory is readable and writable by others (drwxrwxrwx)"),
+        "\(writable)")
+      #expect(
+        writable.output.contains("readable and writable by others (rw--w--w-, rw-r--r--)"),
+        "\(writable)")
+      #expect(writable.output.contains("can replace, forge or remove"), "\(writable)")
       chmod(directory, 0o700)
       for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
         chmod(directory + "/" + name, 0o600)

@@ -91,16 +91,19 @@ public struct StoreFile: Sendable, Hashable {
       }
     }
     guard permissions else { return findings }
-    let why = "telemetry may hold what others should not read"
-    if let directory, directory.status.readableByOthers {
+    if let directory, let access = access(directory.status.permissions) {
       findings.append(
         Finding(
           .warning, .permissions, file: directory.path,
-          "the directory is readable by \(readers(directory.status)) "
-            + "(\(directory.status.permissionText)); \(why): chmod 700"))
+          "the directory is \(access) (\(directory.status.permissionText)); "
+            + "\(why(directory.status.permissions)): chmod 700"))
     }
-    let exposed = files.filter { $0.status.readableByOthers && $0.status.kind == .regular }
-    if let first = exposed.first {
+    let exposed = files.filter {
+      access($0.status.permissions) != nil && $0.status.kind == .regular
+    }
+    // Said once for them all, by what the most open of them allows.
+    let mode = exposed.reduce(UInt32(0)) { $0 | $1.status.permissions }
+    if let first = exposed.first, let access = access(mode) {
       let modes = Set(exposed.map(\.status.permissionText)).sorted().joined(separator: ", ")
       let names =
         exposed.count <= 3
@@ -109,13 +112,31 @@ public struct StoreFile: Sendable, Hashable {
       findings.append(
         Finding(
           .warning, .permissions, file: exposed.count == 1 ? first.path : directory?.path,
-          "readable by \(readers(first.status)) (\(modes)): \(names); \(why): chmod 600"))
+          "\(access) (\(modes)): \(names); \(why(mode)): chmod 600"))
     }
     return findings
   }
 
-  /// `others` or `the group`.
-  private static func readers(_ status: FileStatus) -> String {
-    status.permissions & 0o004 != 0 ? "others" : "the group"
+  /// Who besides the owner the permission bits `mode` let read or write: `readable by others`,
+  /// `writable by the group`, `readable and writable by others`, …; `nil` for a private file.
+  private static func access(_ mode: UInt32) -> String? {
+    let readers = mode & 0o004 != 0 ? "others" : (mode & 0o040 != 0 ? "the group" : nil)
+    let writers = mode & 0o002 != 0 ? "others" : (mode & 0o020 != 0 ? "the group" : nil)
+    switch (readers, writers) {
+    case (nil, nil): return nil
+    case (let readers?, nil): return "readable by \(readers)"
+    case (nil, let writers?): return "writable by \(writers)"
+    case (let readers?, let writers?):
+      return readers == writers
+        ? "readable and writable by \(readers)"
+        : "readable by \(readers) and writable by \(writers)"
+    }
+  }
+
+  /// Why `mode` matters: what can be read, and, when others may write, what they can do.
+  private static func why(_ mode: UInt32) -> String {
+    let read = "telemetry may hold what others should not read"
+    guard mode & 0o022 != 0 else { return read }
+    return read + ", and whoever may write can replace, forge or remove what is kept"
   }
 }

@@ -2,6 +2,7 @@ import Foundation
 import StoicCollector
 import StoicForwarding
 import StoicStore
+import StoicTelemetry
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -227,6 +228,52 @@ struct CollectorStoreCommandTests {
       let stored = try #require(document["collector"] as? [String: Any])
       #expect(stored["unreadable"] as? [Int] == [6])
       #expect((stored["stats"] as? [String: Any])?["unreadableEntries"] as? Int == 1)
+    }
+  }
+
+  @Test(
+    "one detection for every command: more unreadable entries than readable, still a collector's")
+  func oneDetection() async throws {
+    try await StoicProcess.withAsyncScratch { scratch in
+      let directory = scratch + "/data"
+      try await Self.send(to: Self.started(directory)).stop()
+      let journal = try Journal.open(directory: directory, fileSystem: PosixFileSystem())
+      for _ in 0..<12 { _ = try journal.append([1, 1, 1, 0, 0xFF]) }
+      try journal.close()
+      let inspect = try StoicProcess.run(["inspect", "--json", directory]).document()
+      #expect(inspect["kind"] as? String == "collector")
+      let query = try StoicProcess.run(["query", "--json", directory])
+      #expect(query.status == 0, "\(query)")
+      let queried = query.output.split(separator: "\n").count
+      #expect(queried == 8, "\(query)")
+      let tail = try StoicProcess.run(["tail", "-n", "100", "--json", directory])
+      #expect(tail.output.split(separator: "\n").count == queried, "\(tail)")
+      // --as everywhere: forced the same, refused for what query cannot read.
+      let forced = try StoicProcess.run(["query", "--json", "--as", "collector", directory])
+      #expect(forced.output == query.output)
+      let refused = try StoicProcess.run(["query", "--as", "outbox", directory])
+      #expect(refused.status == 64, "\(refused)")
+      let tailRefused = try StoicProcess.run(["tail", "--as", "atomic-file", directory])
+      #expect(tailRefused.status == 64, "\(tailRefused)")
+    }
+  }
+
+  @Test("a spool's own log journal is read as a journal by inspect and verify, never as an outbox")
+  func spoolLogJournal() throws {
+    try StoicProcess.withScratch { scratch in
+      let spool = try TelemetrySpool.open(at: scratch + "/spool")
+      for index in 0..<300 {
+        spool.logs.log(level: .info, label: "app", message: "record \(index)")
+      }
+      try spool.close()
+      let inspect = try StoicProcess.run(["inspect", scratch + "/spool/logs"])
+      #expect(inspect.status == 0, "\(inspect)")
+      #expect(!inspect.output.contains("malformed"), "\(inspect)")
+      let document = try StoicProcess.run(["inspect", "--json", scratch + "/spool/logs"]).document()
+      #expect(document["kind"] as? String == "journal")
+      let verify = try StoicProcess.run(["verify", scratch + "/spool/logs"])
+      #expect(verify.status == 0, "\(verify)")
+      #expect(!verify.output.contains("malformed"), "\(verify)")
     }
   }
 

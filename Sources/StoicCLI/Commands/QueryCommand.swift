@@ -38,7 +38,7 @@ enum QueryCommand: StoicCommand {
     ],
     options: [
       level, since, until, label, condition, grep, limit, json, CommonOptions.utc, stats,
-      CommonOptions.maxRecordSize,
+      CommonOptions.maxRecordSize, CommonOptions.kind,
     ],
     details: """
       query reads the spool's log journal through the library's own open over a copy-on-write
@@ -71,7 +71,8 @@ enum QueryCommand: StoicCommand {
     let query = try self.query(command, now: LogQueryTime.now)
     let maxRecordSize = try CommonOptions.maxRecordSize(command)
     let location = try SpoolLocation.locate(command.argument(0) ?? "")
-    if location.root == nil, let archive = CollectorLogReader.open(location.logs) {
+    if try location.readsCollector(command) {
+      let archive = try CollectorLogReader.open(location)
       defer { try? archive.close() }
       return try queryCollector(archive, location: location, query: query, command, console)
     }

@@ -21,7 +21,9 @@ enum TailCommand: StoicCommand {
     arguments: [
       ArgumentSpec("DIR", help: "A telemetry spool's directory (or its logs/ directory).")
     ],
-    options: [lines, follow, json, CommonOptions.utc, CommonOptions.maxRecordSize],
+    options: [
+      lines, follow, json, CommonOptions.utc, CommonOptions.maxRecordSize, CommonOptions.kind,
+    ],
     details: """
       tail prints the newest records, oldest first, in the format of stoic query. With -f it
       then looks at the spool again four times a second and prints every record logged
@@ -52,8 +54,7 @@ enum TailCommand: StoicCommand {
     let location = try SpoolLocation.locate(command.argument(0) ?? "")
     let printer = Printer(
       console: console, json: command.flag("json"), utc: command.flag("utc"))
-    if location.root == nil, CollectorLogReader.open(location.logs).map({ try? $0.close() }) != nil
-    {
+    if try location.readsCollector(command) {
       return try await tailCollector(
         location, count: count, follow: command.flag("follow"), printer: printer,
         console: console)

@@ -16,23 +16,23 @@ import StoicTelemetry
 /// code location; every other attribute to the metadata; the sequence is the record's place
 /// in the store, from 1.
 enum CollectorLogReader {
-  /// The collector's store in `directory`, opened over an overlay, or `nil` when the journal
-  /// there is not one (its entries do not decode as a collector's) or cannot be opened as one.
+  /// The collector's store in `directory`, opened over an overlay, or `nil` when it cannot be
+  /// opened as one. Whether a directory is one is ``JournalContent``'s to tell
+  /// (``SpoolLocation/readsCollector(_:)``).
   static func open(_ directory: String) -> CollectorArchive? {
-    let archive: CollectorArchive
-    do throws(StoreError) {
-      archive = try CollectorArchive.open(
-        directory: directory, fileSystem: OverlayFileSystem(),
-        options: JournalExamination.options(
-          maxRecordSize: CollectorArchive.maxRecordBytes, salvage: false))
-    } catch {
-      return nil
-    }
-    let stats = archive.stats
-    let entries = stats.batches + stats.duplicatesSuppressed + stats.keyConflicts
-    guard entries > stats.unreadableEntries else {
-      try? archive.close()
-      return nil
+    try? CollectorArchive.open(
+      directory: directory, fileSystem: OverlayFileSystem(),
+      options: JournalExamination.options(
+        maxRecordSize: CollectorArchive.maxRecordBytes, salvage: false))
+  }
+
+  /// The collector's store at `location`, for a command told (or that found) it is one.
+  ///
+  /// - Throws: ``CommandFailure`` with ``ExitStatus/noStore`` when it cannot be opened as one.
+  static func open(_ location: SpoolLocation) throws(CommandFailure) -> CollectorArchive {
+    guard let archive = open(location.logs) else {
+      throw CommandFailure(
+        .noStore, "\(location.given): cannot be read as the example collector's store")
     }
     return archive
   }

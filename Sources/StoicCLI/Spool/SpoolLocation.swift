@@ -53,6 +53,23 @@ struct SpoolLocation: Sendable, Hashable {
     return SpoolLocation(given: given, root: root, logs: path)
   }
 
+  /// Whether to read this location as the example collector's store: `--as collector`; without
+  /// `--as`, a journal outside a spool that ``JournalContent`` tells is one (the rule `inspect`
+  /// and `verify` use).
+  ///
+  /// - Throws: ``UsageError`` for `--as` naming what `query` and `tail` do not read.
+  func readsCollector(_ command: ParsedCommand) throws(UsageError) -> Bool {
+    switch try CommonOptions.kind(command) {
+    case .collector?: return true
+    case .spool?, .journal?: return false
+    case nil: return root == nil && JournalContent.detect(logs) == .collector
+    case let other?:
+      throw UsageError(
+        "\(command.command) reads a spool, a log journal or a collector's store, not "
+          + other.rawValue, command: command.command)
+    }
+  }
+
   /// Whether `path` is a spool's root: a directory holding `spool.id` or `spool.lock`, and a
   /// `logs` directory.
   static func isSpoolRoot(_ path: String) -> Bool {

@@ -114,19 +114,15 @@ struct JournalExamination {
   /// Whether the damage found is what the library refuses: `verify` exits 1.
   var damaged: Bool { findings.contains { $0.severity == .damage } }
 
-  /// Whether the journal is the example collector's store: it has no snapshot and its first
-  /// record decodes, to its last byte, as a collector entry (``CollectorEntry``). Checked
-  /// before ``looksLikeOutbox``, whose test a collector's first batch also passes.
-  var looksLikeCollector: Bool { snapshot == nil && firstRecordIsCollectorEntry }
+  /// Whether the journal is the example collector's store, by ``JournalContent``'s rule.
+  var looksLikeCollector: Bool {
+    JournalContent.isCollector(
+      hasSnapshot: snapshot != nil, firstRecordIsCollectorEntry: firstRecordIsCollectorEntry)
+  }
 
-  /// Whether the journal holds an outbox: its snapshot is an outbox snapshot (`SOBX`), or its
-  /// first record is an outbox enqueue record (type 3, version 1; or the older type 1 with
-  /// a key).
+  /// Whether the journal holds an outbox, by ``JournalContent``'s rule.
   var looksLikeOutbox: Bool {
-    if snapshotPrefix.starts(with: Array("SOBX".utf8)) { return true }
-    guard firstRecordPrefix.count >= 3 else { return false }
-    if firstRecordPrefix[0] == 0x03 && firstRecordPrefix[1] == 0x01 { return true }
-    return firstRecordPrefix[0] == 0x01 && (firstRecordPrefix[1] != 0 || firstRecordPrefix[2] != 0)
+    JournalContent.isOutbox(snapshotPrefix: snapshotPrefix, firstRecordPrefix: firstRecordPrefix)
   }
 
   private mutating func examine(maxRecordSize: Int, progress: ProgressLine) throws(StoreError) {

@@ -94,7 +94,7 @@ struct StoreExamination {
           journal.files, directory: (location.path, status), permissions: true
         ).filter { $0.kind == .permissions }
       }
-      if !location.forced {
+      if !location.forced, !JournalContent.isSpoolJournal(location.path) {
         if journal.looksLikeCollector {
           examination.location.kind = .collector
         } else if journal.looksLikeOutbox {

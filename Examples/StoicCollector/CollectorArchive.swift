@@ -199,6 +199,21 @@ public final class CollectorArchive: Sendable {
     }
   }
 
+  /// Checks the body of every stored batch (``CollectorBatch/bodyProblem(limit:)``): hands
+  /// the sequence and the problem of each one that fails, in the order stored.
+  ///
+  /// - Throws: The journal's read errors.
+  public func checkBodies(
+    limit: Int, _ body: (_ sequence: UInt64, _ problem: String) -> Void
+  ) throws(StoreError) {
+    try journal.forEachRecordBorrowing { (sequence, payload) throws(StoreError) in
+      guard case .batch(let batch) = CollectorEntry.decode(payload, withBody: true),
+        let problem = batch.bodyProblem(limit: limit)
+      else { return }
+      body(sequence, problem)
+    }
+  }
+
   /// Every stored batch, decoded, in the order stored.
   ///
   /// - Throws: The journal's read errors.

@@ -236,4 +236,17 @@ public struct CollectorBatch: Equatable, Sendable {
     guard bodyIsGzip else { return body }
     return try? Gzip.decompress(body, maxOutputSize: limit)
   }
+
+  /// What is wrong with the stored body (decoded with it), or `nil`: a body marked gzip that is
+  /// not gzip (or expands past `limit` bytes), or one whose request, uncompressed, does not
+  /// have the CRC32C stored beside it.
+  public func bodyProblem(limit: Int) -> String? {
+    guard let protobuf = protobuf(limit: limit) else {
+      return "its body is marked gzip but does not decompress (within \(limit) bytes)"
+    }
+    guard CRC32C.checksum(protobuf) == bodyChecksum else {
+      return "its body does not match the CRC32C stored with it"
+    }
+    return nil
+  }
 }

@@ -1,9 +1,10 @@
 import Foundation
-import StoicCollector
 import StoicForwarding
 import StoicStore
 import StoicTelemetry
 import Testing
+
+@testable import StoicCollector
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -255,6 +256,56 @@ struct CollectorStoreCommandTests {
       #expect(refused.status == 64, "\(refused)")
       let tailRefused = try StoicProcess.run(["tail", "--as", "atomic-file", directory])
       #expect(tailRefused.status == 64, "\(tailRefused)")
+    }
+  }
+
+  @Test("a healthy store whose first batch is over 1 MiB: verify and inspect pass, compact works")
+  func largeFirstBatch() async throws {
+    try await StoicProcess.withAsyncScratch { scratch in
+      let directory = scratch + "/data"
+      let collector = try await Self.started(directory)
+      var configuration = OTLPExporterConfiguration(endpoint: collector.baseURL)
+      configuration.compression = .none
+      let exporter = try OTLPExporter(configuration: configuration)
+      let big = Self.logs(1, instance: "app-1", text: String(repeating: "x", count: 2 << 20))
+      #expect(try await exporter.export(big, idempotencyKey: "big") == .http(status: 200))
+      // Alone in the store: no later entry for a salvaging read to tell the kind by.
+      try await collector.stop()
+      let verify = try StoicProcess.run(["verify", directory])
+      #expect(verify.status == 0, "\(verify)")
+      let inspect = try StoicProcess.run(["inspect", "--json", directory])
+      #expect(inspect.status == 0, "\(inspect)")
+      #expect(try inspect.document()["kind"] as? String == "collector")
+      let compact = try StoicProcess.run(["compact", directory])
+      #expect(compact.status == 0, "\(compact)")
+      #expect(try StoicProcess.run(["verify", directory]).status == 0)
+    }
+  }
+
+  @Test("verify checks each batch's body: not gzip though marked so, or not its CRC, is damage")
+  func bodyChecks() async throws {
+    try await StoicProcess.withAsyncScratch { scratch in
+      let directory = scratch + "/data"
+      try await Self.send(to: Self.started(directory)).stop()
+      let clean = try StoicProcess.run(["verify", directory])
+      #expect(clean.status == 0, "\(clean)")
+      let request = Self.logs(1, instance: "app-9").encoded(as: .protobuf)
+      let notGzip = CollectorBatch(
+        signal: .logs, key: "not-gzip", status: 200, rejected: 0, message: "",
+        bodyChecksum: CRC32C.checksum(request), recordCount: 1, producers: [], body: request,
+        bodyIsGzip: true)
+      var wrongCRC = notGzip
+      wrongCRC.key = "wrong-crc"
+      wrongCRC.bodyIsGzip = false
+      wrongCRC.bodyChecksum ^= 1
+      let journal = try Journal.open(directory: directory, fileSystem: PosixFileSystem())
+      _ = try journal.append(CollectorEntry.batch(notGzip).encoded())
+      _ = try journal.append(CollectorEntry.batch(wrongCRC).encoded())
+      try journal.close()
+      let verify = try StoicProcess.run(["verify", directory])
+      #expect(verify.status == 1, "\(verify)")
+      #expect(verify.output.contains("batch 6: its body is marked gzip but does not decompress"))
+      #expect(verify.output.contains("batch 7: its body does not match the CRC32C stored with it"))
     }
   }
 

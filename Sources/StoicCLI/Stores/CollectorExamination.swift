@@ -83,6 +83,12 @@ struct CollectorExamination {
           examination.unreadable.append(sequence)
         }
       }
+      // Each body as the store would give it back: gzip where marked, the CRC it was stored
+      // with (damage the journal's own CRC cannot see: a body stored wrong).
+      try archive.checkBodies(limit: CollectorLimits().maxDecodedBodyBytes) { sequence, problem in
+        examination.findings.append(
+          Finding(.damage, .damage, file: directory, "batch \(sequence): \(problem)"))
+      }
     } catch {
       examination.failure = error
     }

@@ -56,6 +56,12 @@ struct StoreExamination {
     case .journal, .outbox, .collector:
       examination.lock = LockHolder.probe(
         lockFile: StorePath.join(location.path, JournalFileNames.lock))
+      // What the journal holds is told first, by its first record read at the largest size
+      // any kind writes: a collector's first batch over the option's size is not damage.
+      if !location.forced, location.kind == .journal {
+        examination.location.kind = JournalContent.detect(location.path)
+      }
+      let location = examination.location
       // A collector writes records up to its own limit, whatever the option says.
       var recordSize =
         location.kind == .collector

@@ -37,6 +37,27 @@ struct OverlayFile {
     self.pinned = descriptor != nil
   }
 
+  /// Where the next bytes that may not be zero start at or after `offset`: the first write
+  /// reaching past it, or the real file's next data below ``baseValid`` (`SEEK_DATA` on its
+  /// descriptor; `offset` where the file system cannot tell); `nil` when neither follows.
+  mutating func nextData(from offset: UInt64) throws(StoreError) -> UInt64? {
+    guard offset < size else { return nil }
+    var next: UInt64?
+    for write in writes where write.offset + UInt64(write.bytes.count) > offset {
+      next = min(next ?? .max, max(write.offset, offset))
+    }
+    if let basePath, offset < baseValid {
+      let descriptor = try realDescriptor(basePath)
+      let found = lseek(descriptor, off_t(clamping: offset), PosixFileSystem.seekData)
+      if found >= 0 {
+        if UInt64(found) < baseValid { next = min(next ?? .max, max(UInt64(found), offset)) }
+      } else if errno != ENXIO {
+        return offset
+      }
+    }
+    return next
+  }
+
   /// Reads up to `buffer.count` bytes at `offset`: zeros, then the real file's bytes below
   /// ``baseValid`` (zeros where it has become shorter), then the writes in order.
   mutating func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64)

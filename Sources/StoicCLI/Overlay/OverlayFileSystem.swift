@@ -247,6 +247,21 @@ public final class OverlayFileSystem: FileSystem, Sendable {
     }
   }
 
+  /// The next data at or after `offset` in the overlay's file: its writes and the real file's
+  /// data (`SEEK_DATA`), so a sparse file's holes are skipped unread.
+  ///
+  /// - Throws: `EBADF` for a handle that is not open.
+  public func nextData(_ handle: StoreFileHandle, from offset: UInt64) throws(StoreError)
+    -> UInt64?
+  {
+    try state.withLock { (state) throws(StoreError) -> UInt64? in
+      let open = try state.openFile(handle, "lseek")
+      guard var file = state.files[open.file] else { return nil }
+      defer { state.files[open.file] = file }
+      return try file.nextData(from: offset)
+    }
+  }
+
   /// The file's size in the overlay.
   ///
   /// - Throws: `EBADF` for a handle that is not open.

@@ -1,11 +1,12 @@
 public import StoicStore
 
-/// A `StoicStore/FileSystem` that passes every call to another and counts what is written
-/// through it: the bytes of positional and mapped writes, and the syncs. Hand it to a spool or
-/// a ``Forwarder`` (or both) to measure what forwarding costs the disk, as bytes written per
-/// forwarded record against the record's spooled size.
+/// A `StoicStore/FileSystem` that passes every call to another and counts what goes through
+/// it: the bytes of positional and mapped writes, the syncs, and the bytes read. Hand it to a
+/// spool or a ``Forwarder`` (or both) to measure what forwarding costs the disk, as bytes
+/// written per forwarded record against the record's spooled size, or to a reader to measure
+/// what it reads.
 public final class MeteredFileSystem: FileSystem {
-  /// What was written through the file system since it was made (or last reset).
+  /// What went through the file system since it was made (or last reset).
   public struct Counts: Sendable, Hashable {
     /// Bytes of positional writes and mapped writes.
     public var bytesWritten: UInt64 = 0
@@ -13,6 +14,8 @@ public final class MeteredFileSystem: FileSystem {
     public var syncs: UInt64 = 0
     /// Directory syncs.
     public var directorySyncs: UInt64 = 0
+    /// Bytes positional reads returned.
+    public var bytesRead: UInt64 = 0
   }
 
   /// The file system measured.
@@ -48,11 +51,13 @@ public final class MeteredFileSystem: FileSystem {
   /// Passes the call to ``base``.
   public func close(_ handle: StoreFileHandle) throws(StoreError) { try base.close(handle) }
 
-  /// Passes the call to ``base``.
+  /// Passes the call to ``base``. Counts the bytes.
   public func read(
     _ handle: StoreFileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64
   ) throws(StoreError) -> Int {
-    try base.read(handle, into: buffer, at: offset)
+    let read = try base.read(handle, into: buffer, at: offset)
+    count { $0.bytesRead += UInt64(max(read, 0)) }
+    return read
   }
 
   /// Passes the call to ``base``. Counts the bytes.
@@ -107,6 +112,13 @@ public final class MeteredFileSystem: FileSystem {
 
   /// Passes the call to ``base``.
   public func size(_ handle: StoreFileHandle) throws(StoreError) -> UInt64 { try base.size(handle) }
+
+  /// Passes the call to ``base``.
+  public func nextData(_ handle: StoreFileHandle, from offset: UInt64) throws(StoreError)
+    -> UInt64?
+  {
+    try base.nextData(handle, from: offset)
+  }
 
   /// Passes the call to ``base``.
   public func fileSize(_ path: String) throws(StoreError) -> UInt64? { try base.fileSize(path) }

@@ -109,6 +109,12 @@ public protocol FileSystem: Sendable {
   /// The size of an open file.
   func size(_ handle: StoreFileHandle) throws(StoreError) -> UInt64
 
+  /// Where the next bytes that may not be zero start, at or after `offset` in an open file
+  /// (`lseek(2)`'s `SEEK_DATA`): every byte from `offset` to the answer is a hole, read as
+  /// zero; `nil` when only holes follow. A file system that does not know its holes keeps the
+  /// default, `offset` (anything may be data). Readers skip a sparse file's holes with it.
+  func nextData(_ handle: StoreFileHandle, from offset: UInt64) throws(StoreError) -> UInt64?
+
   /// The size of the file at `path`, or `nil` when nothing is there.
   func fileSize(_ path: String) throws(StoreError) -> UInt64?
 
@@ -136,6 +142,13 @@ public protocol FileSystem: Sendable {
 }
 
 extension FileSystem {
+  /// `offset`: a file system that does not know its holes (anything may be data).
+  public func nextData(_ handle: StoreFileHandle, from offset: UInt64) throws(StoreError)
+    -> UInt64?
+  {
+    offset
+  }
+
   /// `false`: a file system without symbolic links.
   public func isSymbolicLink(_ path: String) throws(StoreError) -> Bool { false }
 

@@ -61,6 +61,31 @@ extension PosixFileSystem {
     }
   }
 
+  /// `lseek(2)`'s `SEEK_DATA` (Glibc's module leaves it out: it is `_GNU_SOURCE`'s).
+  #if canImport(Darwin)
+    package static let seekData = SEEK_DATA
+  #else
+    package static let seekData: Int32 = 3
+  #endif
+
+  /// The next data at or after `offset`, by `lseek(2)`'s `SEEK_DATA`; `nil` (`ENXIO`) when
+  /// only holes follow; `offset` where the file system cannot tell (`EINVAL`).
+  public func nextData(_ handle: StoreFileHandle, from offset: UInt64) throws(StoreError)
+    -> UInt64?
+  {
+    guard let start = off_t(exactly: offset) else { return offset }
+    switch Syscall.result({ lseek(handle.descriptor, start, Self.seekData) }) {
+    case .success(let found):
+      return found >= start ? UInt64(found) : offset
+    case .failure(let error) where error.rawValue == ENXIO:
+      return nil
+    case .failure(let error) where error.rawValue == EINVAL:
+      return offset
+    case .failure(let error):
+      throw StoreError.system("lseek", error, path: handle.path)
+    }
+  }
+
   /// Whether `path` itself is a symbolic link, by `lstat(2)` (trailing slashes dropped first:
   /// `link/` would name what the link points to).
   public func isSymbolicLink(_ path: String) throws(StoreError) -> Bool {

@@ -263,10 +263,16 @@ struct JournalSegmentScanner {
 
   /// The offset of the first byte at or after `position` that is not zero, or the end of the
   /// file (also where a read comes back short): read a window at a time, each compared with
-  /// zeros by ``firstNonZero(in:)``.
+  /// zeros by ``firstNonZero(in:)``, the file system's holes skipped unread
+  /// (`FileSystem.nextData(_:from:)`), so the time follows the data, not the apparent size.
   mutating func firstNonZero(from position: UInt64) throws(StoreError) -> UInt64 {
     var position = position
     while position < reader.fileSize {
+      // A hole is zeros the file system can skip without reading (a sparse file).
+      guard let data = try reader.fileSystem.nextData(reader.handle, from: position),
+        data < reader.fileSize
+      else { return reader.fileSize }
+      position = max(position, data)
       let index = try reader.load(at: position, count: reader.window)
       let found: Int?? = reader.buffer.withUnsafeBytes { all in
         guard index < all.count else { return .none }

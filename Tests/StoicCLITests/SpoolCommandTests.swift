@@ -50,6 +50,36 @@ import Testing
     }
   }
 
+  /// A process that counted and was never flushed (killed, or still running): the samples'
+  /// journal holds nothing yet, the live files hold every value, and inspect shows those.
+  @Test func inspectShowsTheLiveMetricValues() throws {
+    try StoicProcess.withScratch { scratch in
+      let root = scratch + "/spool"
+      var options = TelemetryOptions()
+      options.metrics.flushInterval = nil
+      let spool = try TelemetrySpool.open(at: root, options: options)
+      spool.metrics.counter(label: "orders", dimensions: [("shop", "north")]).increment(by: 7)
+      spool.metrics.gauge(label: "queue.depth").set(2.5)
+      spool.metrics.histogram(label: "latency").record(30)
+      let inspect = try StoicProcess.run(["inspect", root])
+      #expect(inspect.status == 0, "\(inspect)")
+      #expect(inspect.output.contains("this boot's live files"), "\(inspect)")
+      #expect(inspect.output.contains("orders{shop=north} counter 7"), "\(inspect)")
+      #expect(inspect.output.contains("queue.depth gauge 2.5"), "\(inspect)")
+      #expect(inspect.output.contains("latency histogram count=1 sum=30.0"), "\(inspect)")
+      let json = try StoicProcess.run(["inspect", "--json", root]).document()
+      let spoolJSON = try #require(json["spool"] as? [String: Any])
+      let live = try #require(spoolJSON["liveMetrics"] as? [String: Any])
+      let series = try #require(live["series"] as? [[String: Any]])
+      #expect(
+        series.contains {
+          $0["name"] as? String == "orders" && $0["value"] as? String == "7"
+            && ($0["dimensions"] as? [String: String]) == ["shop": "north"]
+        }, "\(series)")
+      try spool.close()
+    }
+  }
+
   @Test func verifyNamesDamageInsideTheLogJournal() throws {
     try StoicProcess.withScratch { scratch in
       let root = scratch + "/spool"

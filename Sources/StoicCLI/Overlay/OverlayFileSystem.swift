@@ -162,6 +162,35 @@ public final class OverlayFileSystem: FileSystem, Sendable {
     return OverlayMapping(fileSystem: self, number: number, length: length, path: handle.path)
   }
 
+  /// A private copy of the file's first `length` bytes in memory (``OverlayMemoryMapping``):
+  /// the file grows to `length` in the overlay as a shared mapping would need it to.
+  ///
+  /// - Throws: `EBADF` for a handle that is not open, `EACCES` for one open read-only.
+  public func mapMemory(_ handle: StoreFileHandle, length: UInt64) throws(StoreError)
+    -> any MemoryMapping
+  {
+    try state.withLock { (state) throws(StoreError) -> any MemoryMapping in
+      let open = try state.openFile(handle, "mmap")
+      guard open.writable else {
+        throw StoreError.system("mmap", .permissionDenied, path: handle.path)
+      }
+      guard var file = state.files[open.file] else {
+        throw StoreError.system("mmap", .badFileDescriptor, path: handle.path)
+      }
+      defer { state.files[open.file] = file }
+      if file.size < length { file.truncate(to: length) }
+      return try OverlayMemoryMapping(length: length) { (memory) throws(StoreError) in
+        var done = 0
+        while done < memory.count {
+          let got = try file.read(
+            into: UnsafeMutableRawBufferPointer(rebasing: memory[done...]), at: UInt64(done))
+          guard got > 0 else { break }
+          done += got
+        }
+      }
+    }
+  }
+
   /// Cuts or zero-extends the file in memory.
   ///
   /// - Throws: `EBADF` for a handle that is not open, `EINVAL` for one open read-only.

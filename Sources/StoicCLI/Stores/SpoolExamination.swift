@@ -29,6 +29,12 @@ final class SpoolExamination {
   var logTimes: (earliest: Int64, latest: Int64)?
   /// How many segment summaries are kept.
   var summaries = 0
+  /// Every metric series' current value as the spool would continue it, read from its live
+  /// files over the overlay (`inspect` only): what a killed process left, which the samples'
+  /// journal holds only from the last flush on.
+  var liveMetrics: [MetricSample]?
+  /// How the metrics spool would open: its live files adopted (`nil`), or why rebuilt.
+  var liveMetricsRebuilt: String?
   /// What was found in the root (the journals' findings are theirs).
   var findings: [Finding] = []
   /// An error that kept the tool from reading the root.
@@ -102,7 +108,23 @@ final class SpoolExamination {
     if permissions, examination.logs?.journal?.records ?? 0 > 0 {
       examination.readLogTimes(maxRecordSize: maxRecordSize)
     }
+    if permissions { examination.readLiveMetrics() }
     return examination
+  }
+
+  /// Opens the metrics spool as the library would, over the overlay (nothing written, no lock
+  /// taken, no interval flush), and keeps every series' current value.
+  func readLiveMetrics() {
+    let directory = StorePath.join(root, "metrics")
+    guard (try? FileStatus.of(directory)) != nil else { return }
+    var options = MetricsOptions()
+    options.flushInterval = nil
+    guard
+      let metrics = try? MetricsSpool.open(
+        directory: directory, fileSystem: OverlayFileSystem(), options: options)
+    else { return }
+    liveMetrics = metrics.currentSamples()
+    liveMetricsRebuilt = metrics.recovery.rebuiltReason
   }
 
   /// How deep below the root ``exposedBelow(root:covered:)`` looks.

@@ -19,6 +19,18 @@ extension StoreExamination {
           + LogRecordText.time(times.latest, utc: utc))
     }
     field("summaries", "\(spool.summaries) of the log's sealed segments (for stoic query)")
+    if let live = spool.liveMetrics {
+      let source =
+        spool.liveMetricsRebuilt.map { "rebuilt from the last synced samples: \($0)" }
+        ?? "this boot's live files"
+      field("metrics", "\(live.count) series now (\(TerminalText.escaped(source)))")
+      for sample in live.prefix(Self.liveMetricsShown) {
+        lines.append("    " + TerminalText.escaped(Self.describe(sample)))
+      }
+      if live.count > Self.liveMetricsShown {
+        lines.append("    … \(live.count - Self.liveMetricsShown) more (--json lists them all)")
+      }
+    }
     if !spool.files.isEmpty {
       lines.append("")
       lines += fileTable(spool.files, style: style, utc: utc)
@@ -28,6 +40,26 @@ extension StoreExamination {
       lines += journal.inspectionLines(style: style, utc: utc, findings: false)
     }
     return lines
+  }
+
+  /// How many live series the table lists.
+  static let liveMetricsShown = 20
+
+  /// `name{key=value,…} kind value`: a histogram by its count and sum.
+  static func describe(_ sample: MetricSample) -> String {
+    let dimensions =
+      sample.dimensions.isEmpty
+      ? "" : "{" + sample.dimensions.map(\.description).joined(separator: ",") + "}"
+    return "\(sample.name)\(dimensions) \(sample.kind) " + value(sample.value)
+  }
+
+  /// A sample's value as text: the number, or a histogram's `count=N sum=S`.
+  static func value(_ value: MetricSample.Value) -> String {
+    switch value {
+    case .integer(let number): "\(number)"
+    case .double(let number): "\(number)"
+    case .histogram(let histogram): "count=\(histogram.count) sum=\(histogram.sum)"
+    }
   }
 
   /// `quota 3, age 0, disk_error 0, encoding 0 (3 in all)`, or why there are none.
@@ -66,6 +98,29 @@ extension StoreExamination {
         } ?? .null
       ),
       ("files", .array(spool.files.map { Self.json($0, utc: utc) })),
+      (
+        "liveMetrics",
+        spool.liveMetrics.map { live in
+          .object([
+            ("rebuilt", .optional(spool.liveMetricsRebuilt)),
+            (
+              "series",
+              .array(
+                live.map { sample in
+                  .object([
+                    ("name", .string(sample.name)),
+                    (
+                      "dimensions",
+                      .object(sample.dimensions.map { ($0.key, JSONValue.string($0.value)) })
+                    ),
+                    ("kind", .string(sample.kind.description)),
+                    ("value", .string(Self.value(sample.value))),
+                  ])
+                })
+            ),
+          ])
+        } ?? .null
+      ),
     ]
     for (name, journal) in spool.examinedJournals {
       members.append((name, journal.inspectionJSON(utc: utc)))

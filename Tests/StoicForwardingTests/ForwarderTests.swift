@@ -312,6 +312,30 @@ struct ForwarderTests {
     #expect(shorter.outboxOptions.retryPolicy.longestHold == .seconds(5))
   }
 
+  @Test("a Retry-After on the logs holds only the logs: the metrics go in the same drain")
+  func retryAfterHoldsOneSignal() async throws {
+    try await Fixture.run(records: 0..<3, script: [.status(429, retryAfter: "999999999")]) {
+      spool, receiver, forwarder in
+      spool.metrics.counter(label: "jobs").increment(by: 4)
+      try spool.metrics.flush()
+      let report = try await forwarder.drain()
+      #expect(report.held == [.logs])
+      #expect(report.stoppedOnlyByHold)
+      #expect(report.dataPointsDelivered >= 1)
+      #expect(report.logRecordsDelivered == 0)
+      let paths = receiver.state.withLock { $0.requests.map(\.path) }
+      #expect(paths.first == "/v1/logs")
+      #expect(paths.contains("/v1/metrics"))
+      // Another drain while held: the logs are not asked again; new metrics still go.
+      spool.metrics.counter(label: "jobs").increment()
+      try spool.metrics.flush()
+      let again = try await forwarder.drain()
+      #expect(again.dataPointsDelivered >= 1)
+      #expect(receiver.state.withLock { $0.requests.filter { $0.path == "/v1/logs" }.count } == 1)
+      #expect(await forwarder.pending.allSatisfy { $0.item.stream == .logs })
+    }
+  }
+
   @Test("metrics as OTLP: monotonic cumulative sums, gauges, histograms with explicit bounds")
   func metricsShape() async throws {
     try await Fixture.run(records: 0..<0) { spool, receiver, forwarder in

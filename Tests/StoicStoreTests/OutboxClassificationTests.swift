@@ -213,4 +213,44 @@ import Testing
     #expect(later.delivered == 1)
     #expect(receiver.sent.count == 2)
   }
+
+  /// With lanes, a long `Retry-After` holds only the lane it answered: the other lane goes on in
+  /// the same drain and the next ones, the held lane waits out the time asked for.
+  @Test func aLongRetryAfterHoldsOnlyItsLane() async throws {
+    let clock = OutboxManualClock()
+    let policy = RetryPolicy(longestHold: .seconds(7200))
+    let outbox = try Outbox<String>(
+      log: MemoryOutboxLog(), codec: .utf8, fileSystem: SimulatedFileSystem(),
+      options: outboxTestOptions(clock: clock, policy: policy), events: .discard)
+    for (key, item) in [("L1", "logs"), ("M1", "metrics"), ("L2", "logs"), ("M2", "metrics")] {
+      try await outbox.enqueue(item, key: key)
+    }
+    let lane: @Sendable (String) -> String = { $0 }
+    let receiver = OutboxScriptedReceiver([.http(status: 429, retryAfter: "600")])
+    let first = try await outbox.deliverPending(lane: lane) { receiver.answer($0) }
+    #expect(first.haltedBecause == nil)
+    #expect(first.delivered == 2)
+    #expect(first.heldLanes == ["logs"])
+    #expect(first.retryNotBefore == clock.now + 600_000)
+    #expect(receiver.sent.map(\.key) == ["L1", "M1", "M2"])
+    #expect(await outbox.pending.map(\.key) == ["L1", "L2"])
+    // More metrics go at once; the logs wait.
+    try await outbox.enqueue("metrics", key: "M3")
+    let during = try await outbox.deliverPending(lane: lane) { receiver.answer($0) }
+    #expect(during.delivered == 1)
+    #expect(receiver.sent.map(\.key).last == "M3")
+    #expect(await outbox.pending.map(\.key) == ["L1", "L2"])
+    clock.advance(milliseconds: 600_000)
+    let after = try await outbox.deliverPending(lane: lane) { receiver.answer($0) }
+    #expect(after.delivered == 2)
+    #expect(after.heldLanes.isEmpty)
+    #expect(await outbox.pending.isEmpty)
+    // Without lanes the same answer holds everything, as before.
+    try await outbox.enqueue("logs", key: "L3")
+    try await outbox.enqueue("metrics", key: "M4")
+    let whole = OutboxScriptedReceiver([.http(status: 429, retryAfter: "600")])
+    let held = try await outbox.deliverPending { whole.answer($0) }
+    #expect(held.haltedBecause == "HTTP 429")
+    #expect(whole.sent.map(\.key) == ["L3"])
+  }
 }

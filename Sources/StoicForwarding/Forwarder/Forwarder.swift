@@ -400,8 +400,11 @@ public actor Forwarder {
       // The outbox sends its pending batches in this order: each one's body is prepared
       // while the ones before it are in flight.
       prefetch.plan(pending.map { (key: $0.key, range: $0.item) })
-      let drained = try await outbox.deliverPending(batch: .single, inFlight: options.inFlight) {
-        [self] batch in
+      // One lane per signal: a `Retry-After` on one holds only that signal's batches.
+      let lane: @Sendable (SpoolRange) -> String = { $0.stream.description }
+      let drained = try await outbox.deliverPending(
+        batch: .single, inFlight: options.inFlight, lane: lane
+      ) { [self] batch in
         try await send(batch)
       }
       prefetch.plan([])
@@ -410,10 +413,19 @@ public actor Forwarder {
       report.haltedBecause = drained.haltedBecause
       report.retryNotBefore = drained.retryNotBefore
       report.haltedByReceiver = drained.haltedByReceiver
+      report.held = Set(SpoolStream.allCases.filter { drained.heldLanes.contains($0.description) })
+      report.stoppedOnlyByHold = false
       try await reportParked(&report)
       try await release(&report)
       progress?(report)
       if drained.haltedBecause != nil { return }
+      // What is left is held: it waits for a later drain, after the time asked for.
+      if drained.attempts == 0, !report.held.isEmpty {
+        let names = report.held.map(\.description).sorted().joined(separator: " and ")
+        report.haltedBecause = "the receiver asked to wait (Retry-After) before more \(names)"
+        report.stoppedOnlyByHold = true
+        return
+      }
     }
   }
 
@@ -597,7 +609,7 @@ public actor Forwarder {
       do throws(StoreError) {
         let report = try await covering(sampling: false, progress: nil, final: false)
         if Task.isCancelled { break }
-        if let reason = report.haltedBecause {
+        if let reason = report.haltedBecause, !report.stoppedOnlyByHold {
           failures += 1
           wait = options.backoff(afterFailures: failures, random: Double.random(in: 0...1))
           // The outbox's hold is already cut to `maximumBackoff` (`outboxOptions`).

@@ -35,6 +35,13 @@ public struct ForwardingReport: Sendable, Hashable {
   /// unchanged will not fix: the classifier's halt (OTLP: 401 or 403, the credentials
   /// refused). ``haltedBecause`` says which answer.
   public var haltedByReceiver = false
+  /// The signals a receiver's `Retry-After` holds until ``retryNotBefore``: their batches wait
+  /// in line, and the other signals' went on (one signal's answer never holds up the other).
+  public var held: Set<SpoolStream> = []
+  /// Whether the last drain stopped only because every batch left is of a held signal
+  /// (``held``): everything else was sent. Not a failure: the background loop keeps its
+  /// interval for the other signals.
+  public var stoppedOnlyByHold = false
 
   /// An empty report.
   public init() {}
@@ -58,5 +65,7 @@ public struct ForwardingReport: Sendable, Hashable {
     haltedBecause = other.haltedBecause
     retryNotBefore = other.retryNotBefore
     haltedByReceiver = other.haltedByReceiver
+    held = other.held
+    stoppedOnlyByHold = other.stoppedOnlyByHold
   }
 }

@@ -193,6 +193,9 @@ public actor Outbox<Item: Sendable> {
   ///   - batch: How many entries to hand the closure at once. With more than one, each batch's
   ///     key and members are persisted before the first send.
   ///   - inFlight: How many sends may run at once (at least 1).
+  ///   - lane: Each item's lane (a signal, a tenant), or `nil` for one lane: a receiver's
+  ///     `Retry-After` too long to wait out holds only the lane of the entry it answered, and
+  ///     the drain goes on with the others; a batch is formed within one lane.
   ///   - deliver: Sends one entry or batch, under ``OutboxBatch/key``, and describes what the
   ///     receiver answered. An error it throws counts as a network error. With `inFlight`
   ///     above one it is called concurrently.
@@ -201,6 +204,7 @@ public actor Outbox<Item: Sendable> {
   ///   the entry concerned stays pending and will be delivered again.
   public func deliverPending(
     batch: OutboxBatchLimits = .single, inFlight: Int = 1,
+    lane: (@Sendable (Item) -> String)? = nil,
     _ deliver: @escaping @Sendable (OutboxBatch<Item>) async throws -> DeliveryResponse
   ) async throws(StoreError) -> OutboxDrainReport {
     guard !draining else {
@@ -210,6 +214,7 @@ public actor Outbox<Item: Sendable> {
     }
     draining = true
     defer { draining = false }
-    return try await OutboxDrain(engine: engine, limits: batch, window: inFlight).run(deliver)
+    return try await OutboxDrain(engine: engine, limits: batch, window: inFlight, lane: lane).run(
+      deliver)
   }
 }

@@ -18,6 +18,10 @@
 ///   failed units go back in line and the drain stops once nothing is in flight.
 ///
 /// With a window of one this is the outbox's original one-at-a-time drain.
+///
+/// With lanes (a function giving each item's lane, such as its signal), a `Retry-After` too long
+/// to wait out holds only the lane of the unit it answered: that lane's units are left in line
+/// until the time asked for, and the other lanes go on. Without lanes it holds the whole drain.
 final class OutboxDrain<Item: Sendable> {
   /// What the driver must do next.
   enum Action {
@@ -41,6 +45,8 @@ final class OutboxDrain<Item: Sendable> {
 
   let engine: OutboxEngine<Item>
   private let limits: OutboxBatchLimits
+  /// Each item's lane, or `nil`: one lane (`""`) for all.
+  private let lane: (@Sendable (Item) -> String)?
   /// How many sends may be in flight at once (at least 1).
   let window: Int
   private let plan: [String]
@@ -60,23 +66,45 @@ final class OutboxDrain<Item: Sendable> {
   private var report = OutboxDrainReport()
   private var options: OutboxOptions { engine.options }
 
-  init(engine: OutboxEngine<Item>, limits: OutboxBatchLimits, window: Int = 1) {
+  init(
+    engine: OutboxEngine<Item>, limits: OutboxBatchLimits, window: Int = 1,
+    lane: (@Sendable (Item) -> String)? = nil
+  ) {
     self.engine = engine
     self.limits = limits
     self.window = max(window, 1)
+    self.lane = lane
     self.plan = engine.ledger.entries.filter { $0.state == .queued && $0.isReadable }.map(\.key)
   }
 
-  /// Starts the drain.
+  /// Starts the drain: the holds whose time has come are lifted; without lanes, one still on
+  /// ends the drain at once.
   func start() throws(StoreError) -> Action {
     let now = options.clock.now()
-    if let notBefore = engine.notBefore, notBefore > now {
+    engine.notBefore = engine.notBefore.filter { $0.value > now }
+    report.retryNotBefore = engine.notBefore.values.min()
+    if lane == nil, report.retryNotBefore != nil {
       report.haltedBecause = "the receiver asked to wait (Retry-After)"
-      report.retryNotBefore = notBefore
       return .finished(report)
     }
-    engine.notBefore = nil
     return try step()
+  }
+
+  /// The lane of the entry keyed `key` (`""` without lanes, or for an item that is not there).
+  private func laneOf(entry key: String) -> String {
+    guard let lane, let item = engine.items[key] else { return "" }
+    return lane(item)
+  }
+
+  /// The lane of `unit`: its first member's.
+  private func laneOf(_ unit: Unit) -> String {
+    guard let first = members(of: unit).first else { return "" }
+    return laneOf(entry: first.key)
+  }
+
+  /// Whether `lane` is held by a receiver's `Retry-After`.
+  private func isHeld(_ lane: String) -> Bool {
+    engine.notBefore[lane] != nil
   }
 
   /// Continues after a ``Action/send(_:)`` has been started.
@@ -189,9 +217,16 @@ final class OutboxDrain<Item: Sendable> {
     }
     if let retryAfter, retryAfter > options.retryPolicy.maxRetryAfter {
       let wait = min(retryAfter, options.retryPolicy.longestHold).clampedNanoseconds / 1_000_000
-      engine.notBefore = options.clock.now() + Int64(clamping: wait)
-      report.retryNotBefore = engine.notBefore
-      return halt(current, reason)
+      let held = laneOf(current)
+      let until = options.clock.now() + Int64(clamping: wait)
+      engine.notBefore[held] = until
+      report.retryNotBefore = min(report.retryNotBefore ?? until, until)
+      guard lane != nil else { return halt(current, reason) }
+      // Only this lane waits: it and its units waiting to be sent again go back in line.
+      let waiting = retries.filter { laneOf($0) == held }
+      retries.removeAll { laneOf($0) == held }
+      requeue([current] + waiting)
+      return
     }
     let policy = options.retryPolicy
     guard current.attempts < policy.maxAttempts, retriesUsed < policy.drainBudget else {
@@ -219,7 +254,12 @@ final class OutboxDrain<Item: Sendable> {
   private func nextRetry() -> Unit? {
     while !retries.isEmpty {
       let current = retries.removeFirst()
-      if !members(of: current).isEmpty { return current }
+      guard !members(of: current).isEmpty else { continue }
+      guard !isHeld(laneOf(current)) else {
+        requeue([current])
+        continue
+      }
+      return current
     }
     return nil
   }
@@ -256,6 +296,8 @@ final class OutboxDrain<Item: Sendable> {
       guard !handled.contains(key), let entry = engine.ledger.entry(key),
         entry.state == .queued, entry.isReadable
       else { continue }
+      // A held lane's entries stay in line for a later drain.
+      guard !isHeld(laneOf(entry: key)) else { continue }
       if let batchKey = entry.batchKey {
         let batch = engine.ledger.members(ofBatch: batchKey)
         for member in batch { handled.insert(member.key) }
@@ -279,7 +321,8 @@ final class OutboxDrain<Item: Sendable> {
       let key = plan[look]
       look += 1
       guard !handled.contains(key), let entry = engine.ledger.entry(key),
-        entry.state == .queued, entry.isReadable, entry.batchKey == nil
+        entry.state == .queued, entry.isReadable, entry.batchKey == nil,
+        laneOf(entry: key) == laneOf(entry: first.key)
       else { continue }
       guard bytes + entry.item.count <= limits.maxBytes else { break }
       keys.append(key)
@@ -312,6 +355,7 @@ final class OutboxDrain<Item: Sendable> {
   }
 
   private func finish() -> OutboxDrainReport {
+    if lane != nil { report.heldLanes = Set(engine.notBefore.keys) }
     assert(
       OutboxRules.finishedIdle(inFlight: inFlight.count, retries: retries.count),
       "@D5: the drain finishes with \(inFlight.count) in flight, \(retries.count) to retry")
@@ -371,12 +415,16 @@ public struct OutboxDrainReport: Sendable, Hashable {
   /// or nil when it walked the whole queue.
   public var haltedBecause: String?
   /// When the receiver asked not to be sent to before (milliseconds since the Unix epoch), if
-  /// a `Retry-After` too long to wait out ended the drain.
+  /// a `Retry-After` too long to wait out ended the drain, or (with lanes) held a lane: the
+  /// earliest such time.
   public var retryNotBefore: Int64?
   /// Whether the drain stopped on an answer the classifier called a halt
   /// (`DeliveryClassification.halt`: for OTLP, a 401 or 403, the credentials refused), which
   /// trying again unchanged will not fix, rather than on a transient failure.
   public var haltedByReceiver = false
+  /// With lanes, those a receiver's `Retry-After` holds until ``retryNotBefore`` or later: their
+  /// entries were left in line; the other lanes' went on.
+  public var heldLanes: Set<String> = []
 
   /// An empty report.
   public init() {}

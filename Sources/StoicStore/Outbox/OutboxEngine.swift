@@ -4,15 +4,16 @@
 /// actor owns one engine and runs its async delivery loop over ``OutboxDrain``.
 final class OutboxEngine<Item: Sendable> {
   private(set) var ledger: OutboxLedger
-  private var items: [String: Item] = [:]
+  private(set) var items: [String: Item] = [:]
   private let log: any OutboxLog
   let codec: OutboxCodec<Item>
   let fileSystem: any FileSystem
   let events: EventSink
   let options: OutboxOptions
   private var recordsSinceCompaction = 0
-  /// The receiver asked not to be sent to before this time (ms since the epoch).
-  var notBefore: Int64?
+  /// The receiver asked not to be sent to before these times (ms since the epoch), by lane
+  /// (``OutboxLanes``; the one lane `""` when the drain has none).
+  var notBefore: [String: Int64] = [:]
 
   /// Loads the snapshot and the log, heals duplicates, puts in-flight entries back in line,
   /// decodes items (keeping what cannot be decoded) and retries pending owned-file removals.

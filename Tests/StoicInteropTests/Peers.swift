@@ -73,9 +73,10 @@ enum Peers {
     return UInt16(bigEndian: address.sin_port)
   }
 
-  /// Waits up to 20 s until something accepts connections on the loopback `port`.
+  /// Waits up to 60 s until something accepts connections on the loopback `port`.
   static func waitUntilListening(_ port: UInt16, _ peer: PeerProcess) async throws {
-    let deadline = ContinuousClock.now + .seconds(20)
+    // A peer's start on two cores busy with a sanitizer's suite and a build can take long.
+    let deadline = ContinuousClock.now + .seconds(60)
     while ContinuousClock.now < deadline {
       let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
       var address = loopback(port: port)

@@ -30,21 +30,36 @@ struct RotelTests {
   ]
 
   /// Starts `rotel-agent` receiving OTLP/HTTP on `port` and exporting to `collector`.
+  ///
+  /// A start that ends before it listens (a port taken for a moment by another process on a
+  /// busy machine, which the agent's fixed endpoint cannot route around) is tried again, up to
+  /// three times, half a second apart; the last failure is thrown with every attempt's log.
   static func rotel(
     _ path: String, port: UInt16, grpcPort: UInt16, collector: Collector, gzip: Bool
   )
     async throws -> PeerProcess
   {
-    let rotel = try PeerProcess(
-      path,
-      [
-        "start", "--otlp-http-endpoint", "127.0.0.1:\(port)", "--otlp-grpc-endpoint",
-        "127.0.0.1:\(grpcPort)", "--exporter", "otlp", "--otlp-exporter-endpoint",
-        collector.baseURL, "--otlp-exporter-protocol", "http", "--otlp-exporter-compression",
-        gzip ? "gzip" : "none",
-      ])
-    try await Peers.waitUntilListening(port, rotel)
-    return rotel
+    var logs: [String] = []
+    for attempt in 1...3 {
+      let rotel = try PeerProcess(
+        path,
+        [
+          "start", "--otlp-http-endpoint", "127.0.0.1:\(port)", "--otlp-grpc-endpoint",
+          "127.0.0.1:\(grpcPort)", "--exporter", "otlp", "--otlp-exporter-endpoint",
+          collector.baseURL, "--otlp-exporter-protocol", "http", "--otlp-exporter-compression",
+          gzip ? "gzip" : "none",
+        ])
+      do {
+        try await Peers.waitUntilListening(port, rotel)
+        return rotel
+      } catch {
+        logs.append("attempt \(attempt): \(error)")
+        _ = await rotel.stop(SIGKILL)
+        guard attempt < 3 else { break }
+        try await Task.sleep(for: .milliseconds(500))
+      }
+    }
+    throw InteropFailure("rotel-agent did not start: " + logs.joined(separator: "\n"))
   }
 
   @Test(

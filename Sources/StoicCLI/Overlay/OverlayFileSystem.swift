@@ -162,7 +162,7 @@ public final class OverlayFileSystem: FileSystem, Sendable {
     return OverlayMapping(fileSystem: self, number: number, length: length, path: handle.path)
   }
 
-  /// A private copy of the file's first `length` bytes in memory (``OverlayMemoryMapping``):
+  /// A private copy of the file's first `length` bytes in memory (an `OverlayMemoryMapping`):
   /// the file grows to `length` in the overlay as a shared mapping would need it to.
   ///
   /// - Throws: `EBADF` for a handle that is not open, `EACCES` for one open read-only.

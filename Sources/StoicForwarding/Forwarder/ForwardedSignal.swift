@@ -6,7 +6,10 @@ internal import StoicTelemetry
 /// acknowledged records leave the spool. One caseless conformer per signal lives in that
 /// signal's folder (``LogsSignal`` in `Logs/`, ``MetricsSignal`` in `Metrics/`), beside its
 /// OTLP model and encodings; `SpoolStream.forwarded` and `OTLPSignal.forwarded` map the
-/// persisted tags to it, in one place each. Nothing else in the forwarder names a signal.
+/// persisted tags to it, in one place each. Beyond them the forwarder names a signal in three
+/// places only: `Forwarder.sampleMetrics()` (the metrics spool's sample a drain takes first),
+/// ``ForwardingReport``'s per-signal counts (records and data points delivered, the signals a
+/// `Retry-After` holds), and the outbox lane each batch is sent in (its stream).
 ///
 /// Every method that reads the spool blocks on the disk: the ``Forwarder`` calls them on a
 /// `StoicStore/BlockingExecutor` (through ``SpoolBatchSource``).

@@ -17,7 +17,7 @@
 /// stoic: warning: store.outbox_delivery_failed key=… reason=… (and 41 more since the last line)
 /// ```
 ///
-/// A line is escaped as ``TerminalText`` escapes text for a terminal (a path or a receiver's
+/// A line is escaped as the command-line tool escapes text for a terminal (a path or a receiver's
 /// message cannot break it), and holds only what the event holds: no event of any layer carries
 /// a header value or a record's content. The line is formed under a lock and written after it
 /// is released, in one `write(2)`, so lines from several threads never interleave and no lock is

@@ -2,7 +2,7 @@
 /// and nothing silently dropped.
 ///
 /// `enqueue` writes the item to a crash-consistent journal before it returns; a drain
-/// (``deliverPending(batch:inFlight:_:)``) hands entries to the app's delivery closure in order and
+/// (``deliverPending(batch:inFlight:lane:_:)``) hands entries to the app's delivery closure in order and
 /// acknowledges each one durably the moment the closure reports it delivered. An app killed
 /// mid-send finds the entry back in line at the next launch and sends it again with the same
 /// key, which the receiver uses to answer the replay without a second copy.
@@ -25,7 +25,7 @@
 /// Every method that writes waits for a sync of the journal. The outbox therefore runs on a
 /// ``BlockingExecutor`` of its own, a thread that is not one of Swift's cooperative pool: an
 /// `await outbox.enqueue(…)` suspends the caller while the outbox's thread syncs, and every other
-/// task in the process goes on. The delivery closure of ``deliverPending(batch:inFlight:_:)`` is not
+/// task in the process goes on. The delivery closure of ``deliverPending(batch:inFlight:lane:_:)`` is not
 /// isolated to the outbox and runs on the global executor. Opening replays the journal, which
 /// reads the disk: from async code use ``open(directory:fileSystem:codec:options:journalOptions:events:)``,
 /// which does that on the outbox's thread; the initializer blocks the thread that calls it.

@@ -1,7 +1,6 @@
 import CStoicAtomics
 import Dispatch
 public import StoicStore
-import Synchronization
 
 extension MetricsSpool {
   /// Samples every series that changed since its last sample into the journal and syncs it;
@@ -119,7 +118,7 @@ extension MetricsSpool {
 final class MetricsFlushTimer: Sendable {
   private let interval: Duration
   private let executor = BlockingExecutor()
-  private let task = Mutex<Task<Void, Never>?>(nil)
+  private let task = SleepingLock<Task<Void, Never>?>(nil)
 
   init(interval: Duration) {
     self.interval = max(interval, .milliseconds(1))

@@ -147,7 +147,7 @@ public final class SpoolDropCounters: Sendable {
   /// when this returns.
   ///
   /// After ``close()`` the count is written all the same, by a short open of the file under
-  /// the spool's lock (``writeLate(_:reason:)``), unless another opener holds the spool.
+  /// the spool's lock, unless another opener holds the spool.
   public func add(_ count: UInt64, reason: SpoolDropReason) {
     guard count > 0 else { return }
     let (observers, isClosed) = state.withLock { state in

@@ -41,7 +41,7 @@ public final class SpoolDropCounters: Sendable {
     /// Writes that failed (the counts in memory are right; the file is behind).
     var writeFailures = 0
     var observers: [@Sendable () -> Void] = []
-    /// Set by ``close()``: later changes are written by ``LateWriter``.
+    /// Set by ``close()``: later changes are written by `writeLate(_:reason:)`.
     var isClosed = false
   }
 

@@ -10,7 +10,7 @@ import StoicTesting
 ///
 /// Claims: a record at the durable level claims itself once its call returned; a record below
 /// it only says which record its sequence holds; a flush claims everything up to
-/// ``LogSpool/durableSequence`` read after it returned. After a cut the spool is opened again
+/// ``RecordSpool/durableSequence`` read after it returned. After a cut the spool is opened again
 /// (its recovery): every claimed record is there at its sequence, every record read back is
 /// intact and in order, nothing is missing below a flush's claim, and the spool takes a
 /// durable record that survives another reopen.

@@ -61,7 +61,7 @@ public struct UnreadableLogRecord: Sendable, Hashable {
   }
 }
 
-/// What one read of the log spool (``LogSpool/forEachRecord(from:through:_:)``) went over.
+/// What one read of the log spool (``RecordSpool/forEachRecord(from:through:_:)``) went over.
 public struct LogReadSummary: Sendable, Hashable {
   /// Records decoded and handed out.
   public var records = 0

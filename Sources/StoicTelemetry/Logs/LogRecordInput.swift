@@ -2,7 +2,7 @@
 /// caller gives (the spool adds the time, and the journal the sequence). Named as swift-log's
 /// `LogEvent` names them, with the logger's label.
 ///
-/// Passed from the log call through ``LogSpool/log(_:)`` to ``LogRecordFormat``, which sizes
+/// Passed from the log call through ``RecordSpool/log(_:)`` to ``LogRecordFormat``, which sizes
 /// and encodes it straight into the journal's mapped tail: borrowed all the way, never stored,
 /// never copied byte by byte (its strings are referenced, not duplicated). A new field of a log
 /// record is added here, to ``LogRecordFormat`` and to the mapping from the caller's event (the
@@ -54,7 +54,7 @@ public struct LogRecordInput: Sendable {
 /// Metadata the spool encodes in place, walked where it is, instead of a ``LogMetadata`` built
 /// for the call: a log handler whose call's metadata is all a record has (no handler metadata,
 /// nothing from a metadata provider) hands that dictionary over wrapped, with no copy and no
-/// allocation (``LogSpool/log(_:metadata:)``). ``LogMetadata`` itself is one.
+/// allocation (``RecordSpool/log(_:metadata:)``). ``LogMetadata`` itself is one.
 ///
 /// The spool walks the pairs twice, once to size the record and once to encode it into the
 /// journal's mapped tail: ``forEachPair(_:)`` must give the same pairs, in the same order, at

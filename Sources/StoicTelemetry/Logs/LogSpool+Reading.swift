@@ -1,6 +1,6 @@
 public import StoicStore
 
-extension LogSpool {
+extension RecordSpool where Format == LogRecordFormat {
   /// Calls `body` with every record after the low-water mark whose sequence is in
   /// `sequence...last`, in order, in bounded memory (the journal's read window, or two
   /// compressed blocks), each as a ``LogEntry``: decoded, or unreadable with its bytes (a record
@@ -30,26 +30,6 @@ extension LogSpool {
     return summary
   }
 
-  /// Like ``forEachRecord(from:through:_:)``, without decoding: `body` gets each record's
-  /// sequence and its encoded bytes, borrowed until it returns. With
-  /// ``LogRecordFormat/header(of:)`` a reader filters by level and time before it decodes
-  /// anything.
-  ///
-  /// - Throws: As ``forEachRecord(from:through:_:)``.
-  public func forEachEncodedRecord(
-    from sequence: UInt64 = 0, through last: UInt64 = .max,
-    _ body: (UInt64, UnsafeRawBufferPointer) throws(StoreError) -> Void
-  ) throws(StoreError) {
-    guard let journal = currentJournal() else {
-      throw StoreError(.closed, "the log spool is closed", path: directory)
-    }
-    guard sequence <= last else { return }
-    try readStoppable(journal, from: sequence) { (recordSequence, payload) throws(StoreError) in
-      guard recordSequence <= last else { throw Self.stopReading }
-      try body(recordSequence, payload)
-    }
-  }
-
   /// At most `limit` entries from `sequence` through `last`, collected in memory: a batch for
   /// the forwarder.
   ///
@@ -68,26 +48,5 @@ extension LogSpool {
       // The batch is full.
     }
     return entries
-  }
-
-  /// Why a read was ended early: thrown by the spool's own bodies, caught around the read.
-  struct ReadStopped: Error, Sendable {}
-
-  /// The error that ends a read early.
-  static var stopReading: StoreError {
-    StoreError(.other, "read stopped", cause: ReadStopped())
-  }
-
-  /// Reads the journal from `sequence`; a ``stopReading`` thrown by `body` ends the read
-  /// quietly.
-  func readStoppable(
-    _ journal: Journal, from sequence: UInt64,
-    _ body: (UInt64, UnsafeRawBufferPointer) throws(StoreError) -> Void
-  ) throws(StoreError) {
-    do throws(StoreError) {
-      try journal.forEachRecordBorrowing(from: sequence, body)
-    } catch  where error.cause is ReadStopped {
-      // Stopped on purpose.
-    }
   }
 }

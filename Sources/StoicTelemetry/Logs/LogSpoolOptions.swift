@@ -8,7 +8,7 @@ public struct LogSpoolOptions: Sendable {
   public var durableLevel: LogLevel?
   /// The group commit's maximum delay: a record below ``durableLevel`` becomes durable at most
   /// this long after its call returned, by a background sync of everything pending (or
-  /// earlier, with the next durable record or ``LogSpool/flush()``). Default 100 ms.
+  /// earlier, with the next durable record or ``RecordSpool/flush()``). Default 100 ms.
   public var maxDelay: Duration
   /// The most bytes the log journal's segments may hold. Default 256 MiB. About 4 KiB of it is
   /// kept for the sync markers the journal adds between two measurements (a 64th of the limit

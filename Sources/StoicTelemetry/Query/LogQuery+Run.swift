@@ -192,7 +192,7 @@ extension TelemetrySpool {
   /// Runs `query` over the spool's log records, with its segment summaries (see
   /// ``LogQuery/run(on:summaries:progress:_:)``).
   ///
-  /// - Throws: As ``LogSpool/query(_:summaries:progress:_:)``.
+  /// - Throws: As ``RecordSpool/query(_:summaries:progress:_:)``.
   @discardableResult
   public func query(
     _ query: LogQuery, progress: ((LogQueryStatistics) -> Void)? = nil,

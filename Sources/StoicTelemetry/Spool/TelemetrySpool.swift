@@ -23,7 +23,7 @@ public import StoicStore
 ///
 /// The spool's own events and those of its journals are reported to the sink given to
 /// ``open(at:options:fileSystem:events:)`` and written into the log spool under the label
-/// ``LogSpool/eventLabel``; ``eventCatalog-type.property`` lists every one of them.
+/// ``RecordSpool/eventLabel``; ``eventCatalog-type.property`` lists every one of them.
 ///
 /// Thread-safe; its methods block (see ``LogSpool`` for what the log call costs).
 public final class TelemetrySpool: Sendable {
@@ -183,7 +183,7 @@ public final class TelemetrySpool: Sendable {
   /// drop counters, then writes and syncs a metrics sample of every series that changed (the
   /// drop counts included). Blocks for the syncs.
   ///
-  /// - Throws: As ``LogSpool/flush()`` and ``MetricsSpool/flush()``.
+  /// - Throws: As ``RecordSpool/flush()`` and ``MetricsSpool/flush()``.
   public func flush() throws(StoreError) {
     try logs.flush()
     try metrics.flush()

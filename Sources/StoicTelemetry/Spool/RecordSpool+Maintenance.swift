@@ -2,10 +2,10 @@ import Dispatch
 import StoicStore
 import Synchronization
 
-extension LogSpool {
+extension RecordSpool {
   /// Asks for a run of maintenance (recovery, retention, drop events, the spool's own events):
-  /// on the spool's maintenance thread (``maintenanceExecutor``), or, with ``LogSpoolOptions/backgroundMaintenance`` off, by the
-  /// next log call once it returned. Cheap, never blocks, never runs maintenance itself: it may
+  /// on the spool's maintenance thread (``maintenanceExecutor``), or, with
+  /// ``LogSpoolOptions/backgroundMaintenance`` off, by the next append once it returned. Cheap, never blocks, never runs maintenance itself: it may
   /// be called while the journal's lock is held (an event the journal raises).
   func requestMaintenance() {
     guard !maintenanceRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -57,7 +57,7 @@ extension LogSpool {
   }
 
   /// Runs maintenance on the maintenance thread after `delay`, unless a run is scheduled already
-  /// (only in background mode; inline, the next log call, flush or close catches up).
+  /// (only in background mode; inline, the next append, flush or close catches up).
   func scheduleTimer(after delay: Duration) {
     guard maintenanceExecutor != nil else { return }
     let schedule = state.withLock { state -> Bool in
@@ -190,9 +190,9 @@ extension LogSpool {
     if queued { requestMaintenance() }
   }
 
-  /// Writes the queued events as records (label ``eventLabel``, the event's name as message,
-  /// its fields as metadata), while the spool is writable; what it cannot write yet stays
-  /// queued.
+  /// Writes the queued events as records of the spool's format
+  /// (``SpoolRecordFormat/write(event:into:)``), while the spool is writable; what it cannot
+  /// write yet stays queued.
   func writePendingEvents() {
     guard writable.load(ordering: .relaxed) else { return }
     let events = state.withLock { state -> [StoreEvent] in
@@ -207,25 +207,8 @@ extension LogSpool {
           state.withLock { $0.pendingEvents.insert(contentsOf: rest, at: 0) }
           return
         }
-        var metadata = LogMetadata(minimumCapacity: event.fields.count)
-        for (key, value) in event.fields { metadata[key] = .string(value) }
-        _ = write(
-          LogRecordInput(
-            level: LogLevel(event.level), label: Self.eventLabel, message: event.name,
-            metadata: metadata, source: "stoic", file: "", function: "", line: 0))
+        Format.write(event: event, into: self)
       }
-    }
-  }
-}
-
-extension LogLevel {
-  /// The log level an event of `level` is written at.
-  init(_ level: StoreEvent.Level) {
-    switch level {
-    case .debug: self = .debug
-    case .info: self = .info
-    case .warning: self = .warning
-    case .error: self = .error
     }
   }
 }

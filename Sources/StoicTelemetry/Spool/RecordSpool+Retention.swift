@@ -1,6 +1,6 @@
 public import StoicStore
 
-extension LogSpool {
+extension RecordSpool {
   /// Applies the byte limit (with ``LogSpoolFullPolicy/dropOldest``) and the age limit now, on
   /// the calling thread: measures the journal and removes the oldest whole segments that must
   /// go, counting their records. Background maintenance does the same by itself; this is for a
@@ -11,7 +11,7 @@ extension LogSpool {
   ///   removed or counted, then).
   public func enforceRetention() throws(StoreError) {
     guard currentJournal() != nil else {
-      throw StoreError(.closed, "the log spool is closed", path: directory)
+      throw StoreError(.closed, "the \(Format.recordKind) spool is closed", path: directory)
     }
     maintenanceLock.wait()
     defer { maintenanceLock.signal() }
@@ -29,7 +29,7 @@ extension LogSpool {
   ///   could not compress stays as it is).
   public func compressSealedSegments() throws(StoreError) {
     guard let journal = currentJournal() else {
-      throw StoreError(.closed, "the log spool is closed", path: directory)
+      throw StoreError(.closed, "the \(Format.recordKind) spool is closed", path: directory)
     }
     // The spool writes its own events into the journal (background maintenance's among them),
     // so a roll may leave a new segment to seal meanwhile: go again while one is left behind
@@ -44,7 +44,7 @@ extension LogSpool {
 
   /// The most rounds ``compressSealedSegments()`` takes to catch up with segments its own
   /// events filled.
-  static let compressionRounds = 8
+  static var compressionRounds: Int { 8 }
 
   /// Drops every record at or below `sequence`: the forwarder calls it once a batch through
   /// `sequence` was acknowledged. Not counted as a drop. Whole segments it covers are removed
@@ -57,7 +57,7 @@ extension LogSpool {
     maintenanceLock.wait()
     defer { maintenanceLock.signal() }
     guard let journal = currentJournal() else {
-      throw StoreError(.closed, "the log spool is closed", path: directory)
+      throw StoreError(.closed, "the \(Format.recordKind) spool is closed", path: directory)
     }
     try journal.dropThrough(sequence)
     try measure(journal)
@@ -204,7 +204,7 @@ extension LogSpool {
     if let time = state.withLock({ $0.segmentTimes[segment.first] }) { return time }
     var found: Int64?
     try readStoppable(journal, from: segment.first) { (_, payload) throws(StoreError) in
-      found = LogRecordFormat.header(of: payload)?.timeNanoseconds ?? .min
+      found = Format.timeNanoseconds(of: payload) ?? .min
       throw Self.stopReading
     }
     if let found { state.withLock { $0.segmentTimes[segment.first] = found } }

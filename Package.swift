@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "StoicTelemetry", targets: ["StoicTelemetry"]),
     .library(name: "StoicLogging", targets: ["StoicLogging"]),
     .library(name: "StoicMetrics", targets: ["StoicMetrics"]),
+    .library(name: "StoicTracing", targets: ["StoicTracing"]),
     .library(name: "StoicForwarding", targets: ["StoicForwarding"]),
     .library(name: "Stoic", targets: ["Stoic"]),
     .library(name: "StoicCollector", targets: ["StoicCollector"]),
@@ -39,12 +40,18 @@ let package = Package(
       description:
         "Makes StoicService a swift-service-lifecycle Service (fetches swift-server/swift-service-lifecycle)."
     ),
+    .trait(
+      name: "Tracing",
+      description:
+        "Builds the swift-distributed-tracing Tracer over the span spool (fetches apple/swift-distributed-tracing)."
+    ),
     .default(enabledTraits: []),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log.git", from: "1.12.0"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
+    .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
   ],
   targets: [
     .systemLibrary(
@@ -96,6 +103,17 @@ let package = Package(
           name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["SwiftMetrics"])),
       ],
       path: "Integrations/StoicMetrics",
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "StoicTracing",
+      dependencies: [
+        "StoicStore", "StoicTelemetry",
+        .product(
+          name: "Tracing", package: "swift-distributed-tracing",
+          condition: .when(traits: ["Tracing"])),
+      ],
+      path: "Integrations/StoicTracing",
       swiftSettings: strictSettings
     ),
     // The one call: spool, swift-log, swift-metrics, forwarder, shutdown. Each trait-gated
@@ -228,6 +246,16 @@ let package = Package(
       dependencies: [
         "StoicLogging", "StoicTelemetry", "StoicStore", "StoicTesting",
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+      ],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "StoicTracingTests",
+      dependencies: [
+        "StoicTracing", "StoicTelemetry", "StoicStore", "StoicTesting",
+        .product(
+          name: "Tracing", package: "swift-distributed-tracing",
+          condition: .when(traits: ["Tracing"])),
       ],
       swiftSettings: strictSettings
     ),

@@ -31,13 +31,17 @@ struct LogSpoolProcessKillTests {
     let process: Process
     let acknowledgements: String
 
-    /// Starts run `run` of the child on the spool at `root`.
-    init(root: String, run: Int, scratch: String) throws {
+    /// Starts run `run` of the child on the spool at `root`, with `environment` added to this
+    /// process's.
+    init(root: String, run: Int, scratch: String, environment: [String: String] = [:]) throws {
       acknowledgements = "\(scratch)/acks-\(run)"
       _ = FileManager.default.createFile(atPath: acknowledgements, contents: nil)
       process = Process()
       process.executableURL = LogSpoolProcessKillTests.child
       process.arguments = [root, String(run)]
+      if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+      }
       process.standardOutput = try Foundation.FileHandle(
         forWritingTo: URL(fileURLWithPath: acknowledgements))
       process.standardError = Foundation.FileHandle.nullDevice

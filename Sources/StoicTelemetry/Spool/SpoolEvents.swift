@@ -1,14 +1,15 @@
 public import StoicStore
 
-/// The events of the telemetry spool: its log spool, its metrics spool and the spool around
-/// them. Every name starts with `spool.`.
+/// The events of the telemetry spool: its log spool, its metrics spool, its span spool and
+/// the spool around them. Every name starts with `spool.`.
 ///
 /// Each is raised from its definition with `EventSink.emit(_:_:)`; ``catalog`` lists them all.
 /// The spool also passes on the storage core's events that its layers raise
 /// (``storeCatalog``); ``TelemetrySpool/eventCatalog-type.property`` combines both.
 public enum SpoolEvents {
-  /// Every event of this layer: the spool's and the log spool's, then the metrics spool's.
-  public static let catalog = EventCatalog(logEntries + metricsEntries)
+  /// Every event of this layer: the spool's and the log spool's, the metrics spool's, then the
+  /// span spool's.
+  public static let catalog = EventCatalog(logEntries + metricsEntries + spanEntries)
 
   /// The storage core's events (`StoreEvents`) a spool's layers raise and the spool passes on:
   /// those of the file system, `AtomicFile` (the identity file, the drop counters, the segment
@@ -155,4 +156,20 @@ extension SpoolEvents {
     metricsSeriesFolded, metricsLiveFileRebuilt, metricsLiveFileQuarantined,
     metricsSeriesNotPersisted, metricsFlushFailed, metricsSamplesUnreadable,
   ]
+}
+
+extension SpoolEvents {
+  /// Spans the last process left open were ended as unfinished.
+  public static let unfinishedSpansEnded = EventDefinition(
+    "spool.unfinished_spans_ended", level: .warning,
+    summary:
+      "The spool was opened with `count` spans started and never ended: the process that "
+      + "started them ended first (a crash, a kill). Each was ended as unfinished, at the time "
+      + "of the spool's last record, with status error and the attribute "
+      + "`stoic.span.unfinished`, and will be forwarded once.",
+    fields: ["path", "count"],
+    hint: "spans the last process left open were ended as unfinished")
+
+  /// The span spool's events, in ``catalog`` order.
+  static let spanEntries: [EventDefinition] = [unfinishedSpansEnded]
 }

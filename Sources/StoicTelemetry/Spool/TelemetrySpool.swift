@@ -1,7 +1,7 @@
 public import StoicStore
 
-/// A telemetry spool: one directory that keeps an app's logs and metrics on the local disk
-/// until they are forwarded, the entry point of the telemetry layer.
+/// A telemetry spool: one directory that keeps an app's logs, metrics and spans on the local
+/// disk until they are forwarded, the entry point of the telemetry layer.
 ///
 /// ```swift
 /// let telemetry = try TelemetrySpool.open(at: "/var/lib/app/telemetry")
@@ -19,7 +19,11 @@ public import StoicStore
 /// - `metrics/`: the metrics spool's files (``MetricsSpool``). The drop counts are published
 ///   there as the counter ``droppedRecordsMetric`` with a `reason` dimension, so they are
 ///   forwarded with the other metrics and the collector's side sees the loss too.
-/// - `drops`: the persistent drop counters (``SpoolDropCounters``).
+/// - `spans/`: the span spool's journal (``SpanSpool``), made when the options ask for spans
+///   (``TelemetryOptions/spans``) and opened whenever it exists; its drops are counted apart,
+///   in `span-drops`, and published as ``droppedRecordsMetric`` with the dimension
+///   `signal=spans` beside the `reason`.
+/// - `drops`: the persistent drop counters of the log spool (``SpoolDropCounters``).
 ///
 /// The spool's own events and those of its journals are reported to the sink given to
 /// ``open(at:options:fileSystem:events:)`` and written into the log spool under the label
@@ -36,6 +40,11 @@ public final class TelemetrySpool: Sendable {
 
   /// The metrics spool.
   public let metrics: MetricsSpool
+  /// The span spool, or `nil` when the options ask for none and the spool has none. Open ends
+  /// the spans a crash cut short (``SpanSpool``); close ends those still open.
+  public let spans: SpanSpool?
+  /// The spans open ended as unfinished: those a crash of the last process cut short.
+  public let spansEndedAtOpen: Int
   /// The observations that publish the drop counts as ``droppedRecordsMetric``.
   let dropObservations: [MetricsObservation]
 
@@ -45,6 +54,8 @@ public final class TelemetrySpool: Sendable {
 
   /// The drop counters the log spool (and the metrics spool) count into.
   public let dropCounters: SpoolDropCounters
+  /// The drop counters the span spool counts into (`nil` without a span spool).
+  public let spanDropCounters: SpoolDropCounters?
   let lock: SpoolLock
   let closed = SleepingLock(false)
 
@@ -56,18 +67,31 @@ public final class TelemetrySpool: Sendable {
 
   init(
     directory: String, identity: SpoolIdentity, logs: LogSpool, metrics: MetricsSpool,
-    dropCounters: SpoolDropCounters, lock: SpoolLock
+    spans: SpanSpool?, spansEndedAtOpen: Int, dropCounters: SpoolDropCounters,
+    spanDropCounters: SpoolDropCounters?, lock: SpoolLock
   ) {
     self.directory = directory
     self.identity = identity
     self.logs = logs
     self.metrics = metrics
-    dropObservations = SpoolDropReason.allCases.map { reason in
-      metrics.observeCounter(
-        label: Self.droppedRecordsMetric, dimensions: [("reason", reason.description)]
-      ) { dropCounters.counts[reason] }
-    }
+    self.spans = spans
+    self.spansEndedAtOpen = spansEndedAtOpen
+    dropObservations =
+      SpoolDropReason.allCases.map { reason in
+        metrics.observeCounter(
+          label: Self.droppedRecordsMetric, dimensions: [("reason", reason.description)]
+        ) { dropCounters.counts[reason] }
+      }
+      + SpoolDropReason.allCases.compactMap { reason in
+        spanDropCounters.map { counters in
+          metrics.observeCounter(
+            label: Self.droppedRecordsMetric,
+            dimensions: [("reason", reason.description), ("signal", "spans")]
+          ) { counters.counts[reason] }
+        }
+      }
     self.dropCounters = dropCounters
+    self.spanDropCounters = spanDropCounters
     self.lock = lock
   }
 
@@ -129,14 +153,62 @@ public final class TelemetrySpool: Sendable {
         try? dropCounters.close()
         throw error
       }
+      let spans: (spool: SpanSpool, drops: SpoolDropCounters, ended: [SpanEnd])?
+      do throws(StoreError) {
+        spans = try openSpans(
+          root: root, options: options, fileSystem: fileSystem, events: logs.eventSink)
+      } catch {
+        try? metrics.close()
+        try? logs.close()
+        try? dropCounters.close()
+        throw error
+      }
+      if let spans, !spans.ended.isEmpty {
+        logs.eventSink.emit(
+          SpoolEvents.unfinishedSpansEnded,
+          [("path", spans.spool.directory), ("count", String(spans.ended.count))])
+      }
       return TelemetrySpool(
-        directory: root, identity: identity, logs: logs, metrics: metrics,
-        dropCounters: dropCounters, lock: lock)
+        directory: root, identity: identity, logs: logs, metrics: metrics, spans: spans?.spool,
+        spansEndedAtOpen: spans?.ended.count ?? 0, dropCounters: dropCounters,
+        spanDropCounters: spans?.drops, lock: lock)
     } catch {
       try? lock.release()
       throw error
     }
   }
+
+  /// Opens the span spool (`spans/`, its drops in `span-drops`) when the options ask for spans
+  /// or it exists, and ends the spans a crash cut short; `nil` otherwise.
+  static func openSpans(
+    root: String, options: TelemetryOptions, fileSystem: any FileSystem, events: EventSink
+  ) throws(StoreError) -> (spool: SpanSpool, drops: SpoolDropCounters, ended: [SpanEnd])? {
+    let directory = StorePath.join(root, spansName)
+    if options.spans == nil {
+      guard try fileSystem.list(root).contains(spansName) else { return nil }
+    }
+    let drops = try SpoolDropCounters.open(
+      path: StorePath.join(root, "span-drops"), fileSystem: fileSystem, events: events)
+    do throws(StoreError) {
+      // The span spool's events are written into the log spool like the spool's own.
+      let spool = try SpanSpool.open(
+        directory: directory, fileSystem: fileSystem, options: options.spans ?? options.logs,
+        dropCounters: drops, events: events)
+      do throws(StoreError) {
+        // The process that started the spans still open here is gone: a crash cut them.
+        return (spool, drops, try spool.endUnfinishedSpans())
+      } catch {
+        try? spool.close()
+        throw error
+      }
+    } catch {
+      try? drops.close()
+      throw error
+    }
+  }
+
+  /// The name of the span spool's directory.
+  static let spansName = "spans"
 
   /// The name of the identity file.
   static let identityName = "spool.id"
@@ -179,17 +251,19 @@ public final class TelemetrySpool: Sendable {
   /// The records dropped so far, per reason, over the spool's whole life.
   public var dropCounts: SpoolDropCounts { dropCounters.counts }
 
-  /// Makes every record logged so far durable, writes the spool's pending events, syncs the
+  /// Makes every span and every record logged so far durable, writes the spool's pending events, syncs the
   /// drop counters, then writes and syncs a metrics sample of every series that changed (the
   /// drop counts included). Blocks for the syncs.
   ///
   /// - Throws: As ``RecordSpool/flush()`` and ``MetricsSpool/flush()``.
   public func flush() throws(StoreError) {
+    try spans?.flush()
     try logs.flush()
     try metrics.flush()
   }
 
-  /// Closes the metrics spool (after a last sample, drop counts included) and the log spool,
+  /// Ends the spans still open as unfinished and closes the span spool, closes the metrics
+  /// spool (after a last sample, drop counts included) and the log spool,
   /// syncs and closes the drop counters and releases the lock. Closing twice does nothing.
   ///
   /// - Throws: The first error met; everything is closed all the same.
@@ -207,7 +281,15 @@ public final class TelemetrySpool: Sendable {
         failure = failure ?? error
       }
     }
-    // The metrics spool first: its last sample's events still go into the open log spool.
+    // The spans still open are ended as unfinished, now; then the span spool and the metrics
+    // spool close, so that their last events still go into the open log spool.
+    if let spans, let spanDropCounters {
+      attempt { () throws(StoreError) in
+        try spans.endUnfinishedSpans(at: WallClock.nanoseconds())
+      }
+      attempt { () throws(StoreError) in try spans.close() }
+      attempt { () throws(StoreError) in try spanDropCounters.close() }
+    }
     attempt { () throws(StoreError) in try metrics.close() }
     attempt { () throws(StoreError) in try logs.close() }
     attempt { () throws(StoreError) in try dropCounters.close() }
@@ -220,18 +302,27 @@ public final class TelemetrySpool: Sendable {
   }
 }
 
-/// How a ``TelemetrySpool`` is opened: the options of its log spool and of its metrics spool.
+/// How a ``TelemetrySpool`` is opened: the options of its log spool, its metrics spool and its
+/// span spool.
 public struct TelemetryOptions: Sendable {
   /// The log spool's options.
   public var logs: LogSpoolOptions
   /// The metrics spool's options.
   public var metrics: MetricsOptions
+  /// The span spool's options (a record spool's, as the log spool's: the durable level
+  /// applies to ends with status error), or `nil` (the default) for no span spool. A spool
+  /// that has one (`spans/` exists) opens it all the same, with ``logs``' options, so that the
+  /// spans a crash cut short are ended and forwarded.
+  public var spans: LogSpoolOptions?
 
   /// Creates options; every parameter has the default described on its property.
-  public init(logs: LogSpoolOptions = LogSpoolOptions(), metrics: MetricsOptions = MetricsOptions())
-  {
+  public init(
+    logs: LogSpoolOptions = LogSpoolOptions(), metrics: MetricsOptions = MetricsOptions(),
+    spans: LogSpoolOptions? = nil
+  ) {
     self.logs = logs
     self.metrics = metrics
+    self.spans = spans
   }
 }
 

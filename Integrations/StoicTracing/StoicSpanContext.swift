@@ -1,0 +1,52 @@
+// The tracer is built only with the `Tracing` trait: `swift build --traits Tracing`.
+#if Tracing
+  public import StoicTelemetry
+  public import Tracing
+
+  /// What identifies a span to the spans and services after it: its trace, its id, the W3C
+  /// trace flags and trace state. ``StoicTracer`` keeps it in the `ServiceContext` of every
+  /// span it starts (``ServiceContextModule/ServiceContext/stoicSpanContext``), reads a
+  /// parent's from there, and carries it across processes as a W3C `traceparent`.
+  public struct StoicSpanContext: Sendable, Hashable {
+    /// The trace.
+    public var traceID: TraceID
+    /// The span.
+    public var spanID: SpanID
+    /// The W3C trace flags (bit 0: sampled).
+    public var traceFlags: UInt8
+    /// The W3C `tracestate` (empty when none).
+    public var traceState: String
+    /// Whether it came from another process (extracted from a `traceparent`).
+    public var isRemote: Bool
+
+    /// Creates a span context; every parameter is the property of the same name.
+    public init(
+      traceID: TraceID, spanID: SpanID, traceFlags: UInt8, traceState: String = "",
+      isRemote: Bool = false
+    ) {
+      self.traceID = traceID
+      self.spanID = spanID
+      self.traceFlags = traceFlags
+      self.traceState = traceState
+      self.isRemote = isRemote
+    }
+
+    /// Whether the span is sampled (recorded and forwarded).
+    public var isSampled: Bool { traceFlags & 1 == 1 }
+  }
+
+  /// The service context key of ``StoicSpanContext``.
+  enum StoicSpanContextKey: ServiceContextKey {
+    typealias Value = StoicSpanContext
+    static var nameOverride: String? { "stoic-span-context" }
+  }
+
+  extension ServiceContext {
+    /// The span context of the span this context belongs to, if a ``StoicTracer`` started one
+    /// or extracted one from a `traceparent`.
+    public var stoicSpanContext: StoicSpanContext? {
+      get { self[StoicSpanContextKey.self] }
+      set { self[StoicSpanContextKey.self] = newValue }
+    }
+  }
+#endif

@@ -1,0 +1,157 @@
+@_spi(Formats) public import StoicStore
+
+/// The durable span spool: each span's start and end as records of ``SpanRecordFormat`` in a
+/// journal, kept within a byte limit and an age: the ``RecordSpool`` of spans, with its
+/// guarantees.
+///
+/// A span's start is in the kernel when ``RecordSpool/start(_:)`` returns, and its end (the whole
+/// span) when ``RecordSpool/end(_:)`` does: a crash of the process one instruction later loses
+/// neither. A start whose end is not in the spool when it is opened again is a span the crash
+/// cut short: ``RecordSpool/endUnfinishedSpans(at:)`` ends it as unfinished
+/// (``SpanEnd/unfinished(_:at:)``) at the time of the last record the spool holds, the last
+/// time the spool can prove the process was alive. The telemetry spool does that at open, and
+/// at close for the spans still open then (at the time of the close).
+///
+/// The forwarder exports ends (each the whole span) and skips starts; it releases what it
+/// sent with ``RecordSpool/dropEndedThrough(_:)``, which carries the start of every span still
+/// open past the drop, so that a span outliving many batches is still ended after a crash.
+public typealias SpanSpool = RecordSpool<SpanRecordFormat>
+
+extension RecordSpool where Format == SpanRecordFormat {
+  /// Appends a span's start. Never throws, never traps, never waits for the disk: a start that
+  /// cannot be stored is counted as dropped (as an append of any record spool) and `nil` is
+  /// returned.
+  ///
+  /// - Parameter start: The span's start.
+  /// - Returns: The record's sequence, or `nil` when it was dropped (and counted).
+  @discardableResult
+  public func start(_ start: SpanStart) -> UInt64? {
+    let size = SpanRecordFormat.encodedSize(start)
+    return finishAppend(
+      appendEncoded(size: size, durable: false, time: start.startTimeNanoseconds) { buffer in
+        var writer = ByteWriter(into: BoundedBytes(buffer))
+        SpanRecordFormat.write(start, to: &writer)
+      })
+  }
+
+  /// Appends a span's end: the whole span. An end with status error is durable before the call
+  /// returns when ``LogSpoolOptions/durableLevel`` is `.error` or lower (as an error log record
+  /// would be); any other end becomes durable within ``LogSpoolOptions/maxDelay``. Otherwise as
+  /// ``start(_:)``.
+  ///
+  /// - Parameter end: The span.
+  /// - Returns: The record's sequence, or `nil` when it was dropped (and counted).
+  @discardableResult
+  public func end(_ end: SpanEnd) -> UInt64? {
+    var durable = false
+    if end.status.code == .error, let durableLevel, durableLevel <= .error { durable = true }
+    let size = SpanRecordFormat.encodedSize(end)
+    return finishAppend(
+      appendEncoded(size: size, durable: durable, time: end.endTimeNanoseconds) { buffer in
+        var writer = ByteWriter(into: BoundedBytes(buffer))
+        SpanRecordFormat.write(end, to: &writer)
+      })
+  }
+
+  /// Calls `body` with every record whose sequence is in `sequence...last`, in order, decoded,
+  /// or with the error that kept it from decoding (a newer build's record among them: kept,
+  /// never misread).
+  ///
+  /// - Throws: As ``forEachEncodedRecord(from:through:_:)``.
+  public func forEachSpanRecord(
+    from sequence: UInt64 = 0, through last: UInt64 = .max,
+    _ body: (UInt64, Result<SpanRecord, LogRecordDecodingError>) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    try forEachEncodedRecord(from: sequence, through: last) {
+      (sequence, bytes) throws(StoreError) in
+      let record = Result { () throws(LogRecordDecodingError) in
+        try SpanRecordFormat.decode(bytes)
+      }
+      try body(sequence, record)
+    }
+  }
+
+  /// The spans whose start is in the spool and whose end is not, and the latest time a record
+  /// of the spool carries (`nil` when it holds none).
+  ///
+  /// - Throws: As ``forEachEncodedRecord(from:through:_:)``.
+  public func openSpans() throws(StoreError) -> (
+    starts: [(sequence: UInt64, start: SpanStart)], lastTimeNanoseconds: Int64?
+  ) {
+    var starts: [SpanKey: (sequence: UInt64, start: SpanStart)] = [:]
+    var ended = Set<SpanKey>()
+    var last: Int64?
+    try forEachEncodedRecord { (sequence, bytes) throws(StoreError) in
+      guard let header = SpanRecordFormat.header(of: bytes) else { return }
+      last = max(last ?? header.timeNanoseconds, header.timeNanoseconds)
+      let key = SpanKey(traceID: header.traceID, spanID: header.spanID)
+      switch header.recordKind {
+      case SpanRecordFormat.recordKindEnd:
+        ended.insert(key)
+      case SpanRecordFormat.recordKindStart where starts[key] == nil:
+        // A start carried past a drop repeats an earlier one: the first is kept.
+        if case .start(let start)? = try? SpanRecordFormat.decode(bytes) {
+          starts[key] = (sequence, start)
+        }
+      default:
+        break
+      }
+    }
+    let open = starts.filter { !ended.contains($0.key) }.values.sorted { $0.sequence < $1.sequence }
+    return (open, last)
+  }
+
+  /// Ends every span whose start is in the spool and whose end is not, as unfinished
+  /// (``SpanEnd/unfinished(_:at:)``), at `time`, or, when `nil`, at the time of the last
+  /// record the spool holds; then makes the ends durable. Run at open (the spans a crash cut
+  /// short: the process that started them is gone) and at close (the spans still open).
+  /// A crash while it runs leaves some ended and the rest still open: the next run ends those,
+  /// none twice.
+  ///
+  /// - Parameter time: When they ended, in nanoseconds since 1970; `nil` for the last record's
+  ///   time.
+  /// - Returns: The spans ended.
+  /// - Throws: The read's and the sync's errors; `StoreError.Code.closed` after ``close()``.
+  @discardableResult
+  public func endUnfinishedSpans(at time: Int64? = nil) throws(StoreError) -> [SpanEnd] {
+    let (open, last) = try openSpans()
+    guard !open.isEmpty else { return [] }
+    var ended: [SpanEnd] = []
+    for (_, start) in open {
+      let end = SpanEnd.unfinished(start, at: time ?? last ?? start.startTimeNanoseconds)
+      if self.end(end) != nil { ended.append(end) }
+    }
+    try flush()
+    return ended
+  }
+
+  /// Drops every record at or below `sequence`, as ``dropThrough(_:)``, after carrying the
+  /// start of every span still open among them past the drop (appended again, made durable
+  /// first), so that a span outliving the batches the forwarder sends is still ended, once,
+  /// after a crash. An end is never carried: once sent, it is done.
+  ///
+  /// Reads the spool from its low-water mark to its end to find the open spans.
+  ///
+  /// - Throws: As ``dropThrough(_:)``, and the read's errors (nothing is dropped then).
+  public func dropEndedThrough(_ sequence: UInt64) throws(StoreError) {
+    let (open, _) = try openSpans()
+    let carried = open.filter { $0.sequence <= sequence }
+    if !carried.isEmpty {
+      for (_, start) in carried {
+        guard self.start(start) != nil else {
+          throw StoreError(
+            .other, "a span's start could not be carried past the drop; nothing dropped",
+            path: directory)
+        }
+      }
+      try currentJournal()?.sync()
+    }
+    try dropThrough(sequence)
+  }
+}
+
+/// A span's identity in its trace.
+struct SpanKey: Hashable {
+  var traceID: TraceID
+  var spanID: SpanID
+}

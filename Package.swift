@@ -122,7 +122,11 @@ let package = Package(
       name: "Stoic",
       dependencies: [
         "StoicStore", "StoicTelemetry", "StoicForwarding", "StoicLogging", "StoicMetrics",
+        "StoicTracing",
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+        .product(
+          name: "Tracing", package: "swift-distributed-tracing",
+          condition: .when(traits: ["Tracing"])),
         .product(
           name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["SwiftMetrics"])),
         .product(
@@ -265,10 +269,13 @@ let package = Package(
       name: "StoicTests",
       dependencies: [
         "Stoic", "StoicForwarding", "StoicTelemetry", "StoicStore", "StoicTesting",
-        "StoicCollector", "stoic-lifecycle-child",
+        "StoicCollector", "stoic-lifecycle-child", "StoicTracing",
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
         .product(
           name: "Metrics", package: "swift-metrics", condition: .when(traits: ["SwiftMetrics"])),
+        .product(
+          name: "Tracing", package: "swift-distributed-tracing",
+          condition: .when(traits: ["Tracing"])),
       ],
       swiftSettings: strictSettings
     ),
@@ -314,7 +321,10 @@ let package = Package(
       name: "StoicTestSupport", path: "Tests/StoicTestSupport", swiftSettings: strictSettings),
     .testTarget(
       name: "StoicInteropTests",
-      dependencies: ["StoicTestSupport", "StoicCollector", "StoicForwarding", "stoic-agent"],
+      dependencies: [
+        "StoicTestSupport", "StoicCollector", "StoicForwarding", "StoicTelemetry", "StoicStore",
+        "stoic-agent",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -1,8 +1,8 @@
 internal import StoicForwarding
 public import StoicStore
 
-/// Stoic's example OTLP/HTTP collector: receives logs and metrics (`POST /v1/logs`,
-/// `POST /v1/metrics`, protobuf or JSON, gzip or not), stores them in its own journal, and
+/// Stoic's example OTLP/HTTP collector: receives logs, metrics and traces (`POST /v1/logs`,
+/// `POST /v1/metrics`, `POST /v1/traces`, protobuf or JSON, gzip or not), stores them in its own journal, and
 /// dedupes by `Idempotency-Key` durably, so a sender that retries after a crash, a dropped
 /// connection or a restart of the collector ends with every record stored exactly once.
 /// `GET /stats` answers the counts as JSON.

@@ -282,6 +282,30 @@ public final class CollectorArchive: Sendable {
     return metrics
   }
 
+  /// Every span stored, in the order stored, with its key, resource and scope.
+  ///
+  /// - Throws: The journal's read errors.
+  public func spans() throws(StoreError) -> [ReceivedSpan] {
+    var spans: [ReceivedSpan] = []
+    try forEachBatch { batch in
+      guard batch.signal == .traces,
+        let body = batch.protobuf(limit: Self.maxRecordBytes),
+        let request = try? OTLP.ExportTraceServiceRequest(protobuf: body)
+      else { return }
+      let key = batch.key.isEmpty ? nil : batch.key
+      for resourceSpans in request.resourceSpans {
+        for scopeSpans in resourceSpans.scopeSpans {
+          for span in scopeSpans.spans {
+            spans.append(
+              ReceivedSpan(
+                key: key, resource: resourceSpans.resource, scope: scopeSpans.scope, span: span))
+          }
+        }
+      }
+    }
+    return spans
+  }
+
   // MARK: Counting
 
   private static func answer(for batch: CollectorBatch) -> Answer {
@@ -300,6 +324,9 @@ public final class CollectorArchive: Sendable {
     case .metrics:
       stats.metricBatches += 1
       stats.dataPoints += batch.recordCount
+    case .traces:
+      stats.traceBatches += 1
+      stats.spans += batch.recordCount
     }
     for producer in batch.producers {
       stats.producers[producer.name, default: CollectorStats.Producer()].batches += 1
@@ -309,6 +336,9 @@ public final class CollectorArchive: Sendable {
           producer.records
       case .metrics:
         stats.producers[producer.name, default: CollectorStats.Producer()].dataPoints +=
+          producer.records
+      case .traces:
+        stats.producers[producer.name, default: CollectorStats.Producer()].spans +=
           producer.records
       }
     }
@@ -320,6 +350,18 @@ public final class CollectorArchive: Sendable {
       stats.producers[producer, default: CollectorStats.Producer()].duplicatesSuppressed += 1
     }
   }
+}
+
+/// A span the collector holds, with where it came from.
+public struct ReceivedSpan: Sendable, Hashable {
+  /// The `Idempotency-Key` of the request that carried it (`nil` for none).
+  public var key: String?
+  /// The resource it was sent under.
+  public var resource: OTLP.Resource?
+  /// The instrumentation scope it was sent under.
+  public var scope: OTLP.InstrumentationScope?
+  /// The span.
+  public var span: OTLP.Span
 }
 
 /// A log record the collector holds, with where it came from.

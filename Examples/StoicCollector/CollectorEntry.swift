@@ -152,6 +152,7 @@ public enum CollectorEntry: Equatable, Sendable {
     switch signal {
     case .logs: 1
     case .metrics: 2
+    case .traces: 3
     }
   }
 
@@ -159,6 +160,7 @@ public enum CollectorEntry: Equatable, Sendable {
     switch code {
     case 1: .logs
     case 2: .metrics
+    case 3: .traces
     default: nil
     }
   }

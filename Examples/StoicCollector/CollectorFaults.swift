@@ -1,7 +1,7 @@
 /// Faults the collector injects into its answers to OTLP requests, for tests of a sender's
-/// retries. All off by default. They apply to `POST /v1/logs` and `POST /v1/metrics` in the
-/// order requests arrive; random ones draw from a generator seeded with ``seed``, so a run is
-/// repeatable.
+/// retries. All off by default. They apply to `POST /v1/logs`, `/v1/metrics` and `/v1/traces`
+/// in the order requests arrive; random ones draw from a generator seeded with ``seed``, so a
+/// run is repeatable.
 ///
 /// For each request, in this order: drop it mid-request (nothing stored), else answer it with
 /// ``failStatus`` (nothing stored), else store it (or find its key already stored), wait

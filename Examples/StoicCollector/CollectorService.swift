@@ -52,6 +52,7 @@ final class CollectorService: Sendable {
       switch head.path {
       case "/v1/logs": .export(.logs)
       case "/v1/metrics": .export(.metrics)
+      case "/v1/traces": .export(.traces)
       case "/stats": .stats
       default: nil
       }
@@ -190,7 +191,11 @@ final class CollectorService: Sendable {
       decoded = try Self.decode(signal, bytes, as: encoding)
     } catch {
       let what =
-        signal == .logs ? "an ExportLogsServiceRequest" : "an ExportMetricsServiceRequest"
+        switch signal {
+        case .logs: "an ExportLogsServiceRequest"
+        case .metrics: "an ExportMetricsServiceRequest"
+        case .traces: "an ExportTraceServiceRequest"
+        }
       return fail(400, "the body is not \(what) in \(encoding.rawValue): \(error)")
     }
     // A protobuf request is stored as it came (a gzip body still compressed: fewer bytes to
@@ -288,6 +293,15 @@ final class CollectorService: Sendable {
               }
             )
           }))
+    case .traces:
+      let request = try OTLP.ExportTraceServiceRequest(decoding: bytes, as: encoding)
+      return Decoded(
+        normalized: encoding == .protobuf ? nil : request.encoded(as: .protobuf),
+        recordCount: request.spanCount,
+        producers: producers(
+          request.resourceSpans.map { resource in
+            (resource.resource, resource.scopeSpans.reduce(0) { $0 + $1.spans.count })
+          }))
     }
   }
 
@@ -307,6 +321,12 @@ final class CollectorService: Sendable {
         partialSuccess: partial
           ? OTLP.ExportMetricsPartialSuccess(
             rejectedDataPoints: answer.rejected, errorMessage: answer.message) : nil
+      ).encoded(as: encoding)
+    case .traces:
+      return OTLP.ExportTraceServiceResponse(
+        partialSuccess: partial
+          ? OTLP.ExportTracePartialSuccess(
+            rejectedSpans: answer.rejected, errorMessage: answer.message) : nil
       ).encoded(as: encoding)
     }
   }

@@ -15,6 +15,8 @@ public struct CollectorStats: Sendable, Hashable {
     public var logRecords = 0
     /// Metric data points stored.
     public var dataPoints = 0
+    /// Spans stored.
+    public var spans = 0
     /// Replays of its batches answered from the stored response.
     public var duplicatesSuppressed = 0
 
@@ -22,7 +24,7 @@ public struct CollectorStats: Sendable, Hashable {
     public init() {}
   }
 
-  /// Requests stored (logs and metrics).
+  /// Requests stored (logs, metrics and traces).
   public var batches = 0
   /// Logs requests stored.
   public var logBatches = 0
@@ -32,6 +34,10 @@ public struct CollectorStats: Sendable, Hashable {
   public var logRecords = 0
   /// Metric data points stored.
   public var dataPoints = 0
+  /// Traces requests stored.
+  public var traceBatches = 0
+  /// Spans stored.
+  public var spans = 0
   /// Requests whose `Idempotency-Key` was already stored: answered with the stored response,
   /// their records not stored again.
   public var duplicatesSuppressed = 0
@@ -73,6 +79,7 @@ public struct CollectorStats: Sendable, Hashable {
       let counts: [(StaticString, Int)] = [
         ("batches", batches), ("logBatches", logBatches), ("metricBatches", metricBatches),
         ("logRecords", logRecords), ("dataPoints", dataPoints),
+        ("traceBatches", traceBatches), ("spans", spans),
         ("duplicatesSuppressed", duplicatesSuppressed), ("keyConflicts", keyConflicts),
         ("unreadableEntries", unreadableEntries), ("requests", requests),
         ("rejectedRequests", rejectedRequests), ("faultsInjected", faultsInjected),
@@ -100,6 +107,8 @@ public struct CollectorStats: Sendable, Hashable {
             entry.number(Int64(producer.logRecords))
             entry.key("dataPoints")
             entry.number(Int64(producer.dataPoints))
+            entry.key("spans")
+            entry.number(Int64(producer.spans))
             entry.key("duplicatesSuppressed")
             entry.number(Int64(producer.duplicatesSuppressed))
           }

@@ -10,6 +10,10 @@ import StoicTelemetry
   internal import CoreMetrics
   internal import StoicMetrics
 #endif
+#if Tracing
+  internal import Tracing
+  internal import StoicTracing
+#endif
 
 /// Stoic in one call: ``bootstrap(directory:environment:configure:)`` opens the telemetry
 /// spool, makes it the backend of swift-log and swift-metrics, and starts forwarding when an
@@ -39,7 +43,10 @@ public enum Stoic {
   ///    `SwiftMetrics`, `MetricsSystem.bootstrap` gets Stoic's factory (each unless turned off
   ///    in the configuration; both allow one bootstrap per process). Without the traits the
   ///    spool's own API (`TelemetrySpool.logs`,
-  ///    `TelemetrySpool.metrics`) is the way in.
+  ///    `TelemetrySpool.metrics`) is the way in. With `Tracing`, `InstrumentationSystem.bootstrap`
+  ///    gets a `StoicTracer` over the spool's span spool (unless
+  ///    ``StoicConfiguration/bootstrapsTracing`` is off), and with `SwiftLog` too, every log
+  ///    record written inside a span carries its trace and span id.
   /// 5. The forwarder's background loop starts (unless
   ///    ``StoicConfiguration/startsForwarding`` is off).
   ///
@@ -67,6 +74,11 @@ public enum Stoic {
     var configuration = StoicConfiguration()
     let otel = applyEnvironment(environment, to: &configuration)
     try configure(&configuration)
+    #if Tracing
+      if configuration.bootstrapsTracing, configuration.telemetry.spans == nil {
+        configuration.telemetry.spans = configuration.telemetry.logs
+      }
+    #endif
     let spool = try await open(directory: directory, configuration)
     // Through the log spool's sink: to `configuration.events`, and into the spool.
     otel.reportIgnored(to: spool.logs.eventSink)
@@ -93,13 +105,27 @@ public enum Stoic {
   /// the resource attributes (`service.name` defaults to `unknown_service:<executable>`);
   /// `OTEL_METRIC_EXPORT_INTERVAL` the metrics spool's flush interval (the samples the forwarder
   /// sends), `OTEL_METRIC_EXPORT_TIMEOUT` the metrics requests' timeout;
-  /// `OTEL_SDK_DISABLED=true` turns forwarding off (the spool keeps recording). An invalid
-  /// value is ignored as if unset (`OTelEnvironment.ignoringInvalid`); what was read is
-  /// returned, with the values it ignored.
+  /// `OTEL_SDK_DISABLED=true` turns forwarding off (the spool keeps recording);
+  /// `OTEL_TRACES_SAMPLER` (with `_ARG`) the sampler, the span limits' variables the limits.
+  /// An invalid value is ignored as if unset (`OTelEnvironment.ignoringInvalid`); what was
+  /// read is returned, with the values it ignored.
   static func applyEnvironment(
     _ environment: [String: String], to configuration: inout StoicConfiguration
   ) -> OTelEnvironment {
-    let otel = OTelEnvironment.ignoringInvalid(environment)
+    var otel = OTelEnvironment.ignoringInvalid(environment)
+    do {
+      configuration.traceSampler = try TraceSampler.fromEnvironment(environment)
+    } catch {
+      otel.ignored.append(
+        ForwardingError(.invalidArgument, error.description, variable: error.variable))
+    }
+    let (limits, ignoredLimits) = SpanLimits.fromEnvironment(environment)
+    configuration.spanLimits = limits
+    for variable in ignoredLimits {
+      otel.ignored.append(
+        ForwardingError(
+          .invalidArgument, "\(variable): not a whole number of 0 or more", variable: variable))
+    }
     configuration.exporter = otel.exporter
     configuration.forwarder.resourceAttributes = otel.resourceAttributes
     configuration.forwardingDisabled = otel.isSDKDisabled
@@ -137,13 +163,26 @@ public enum Stoic {
   }
 
   private static func bootstrapSystems(spool: TelemetrySpool, _ configuration: StoicConfiguration) {
+    #if Tracing
+      if configuration.bootstrapsTracing, let spans = spool.spans {
+        InstrumentationSystem.bootstrap(
+          StoicTracer(
+            spans: spans, sampler: configuration.traceSampler, limits: configuration.spanLimits))
+      }
+    #endif
     #if SwiftLog
       if configuration.bootstrapsLogging {
         let level = Logger.Level(configuration.logLevel)
+        var provider = configuration.metadataProvider
+        #if Tracing
+          if configuration.bootstrapsTracing {
+            provider = .multiplex([provider, .stoicTraceContext].compactMap { $0 })
+          }
+        #endif
         LoggingSystem.bootstrap(
           { label, provider in
             StoicLogHandler(label: label, spool: spool, logLevel: level, metadataProvider: provider)
-          }, metadataProvider: configuration.metadataProvider)
+          }, metadataProvider: provider)
       }
     #endif
     #if SwiftMetrics

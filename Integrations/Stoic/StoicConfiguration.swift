@@ -39,6 +39,19 @@ public struct StoicConfiguration: Sendable {
   /// Whether to call `MetricsSystem.bootstrap` with Stoic's factory (trait `SwiftMetrics`;
   /// ignored without it). Once per process, like logging.
   public var bootstrapsMetrics = true
+  /// Whether to record spans: with the trait `Tracing`, the spool is opened with a span spool
+  /// (`TelemetryOptions.spans`, the log spool's options unless set) and
+  /// `InstrumentationSystem.bootstrap` gets a `StoicTracer` over it; with `SwiftLog` too, the
+  /// bootstrapped loggers carry the current span's `trace_id`, `span_id` and `trace_flags`,
+  /// which the forwarder moves into the OTLP log record's own fields. Ignored without the
+  /// trait. `InstrumentationSystem` allows one bootstrap per process, like logging.
+  public var bootstrapsTracing = true
+  /// Which spans are recorded: `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG`, else
+  /// `parentbased_always_on`.
+  public var traceSampler: TraceSampler = .default
+  /// How much a span keeps: the `OTEL_SPAN_*_LIMIT` and `OTEL_ATTRIBUTE_*_LIMIT` variables,
+  /// else the OpenTelemetry SDK's defaults.
+  public var spanLimits = SpanLimits()
   #if SwiftLog
     /// The metadata provider given to `LoggingSystem.bootstrap` (task-local values, for
     /// example). Trait `SwiftLog`.

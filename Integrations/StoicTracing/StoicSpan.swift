@@ -59,7 +59,7 @@
       }
     }
 
-    /// Adds an event (at most ``SpanLimits/eventCountLimit``; more are counted as dropped).
+    /// Adds an event (at most `SpanLimits.eventCountLimit`; more are counted as dropped).
     public func addEvent(_ event: SpanEvent) {
       add(
         name: event.name, time: event.nanosecondsSinceEpoch,
@@ -79,7 +79,7 @@
       add(name: "exception", time: instant().nanosecondsSinceEpoch, attributes: values)
     }
 
-    /// Adds a link to the span in `link`'s context (at most ``SpanLimits/linkCountLimit``);
+    /// Adds a link to the span in `link`'s context (at most `SpanLimits.linkCountLimit`);
     /// a context without a span is ignored.
     public func addLink(_ link: SpanLink) {
       guard let target = link.context.stoicSpanContext else { return }

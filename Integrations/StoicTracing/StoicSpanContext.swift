@@ -5,7 +5,7 @@
 
   /// What identifies a span to the spans and services after it: its trace, its id, the W3C
   /// trace flags and trace state. ``StoicTracer`` keeps it in the `ServiceContext` of every
-  /// span it starts (``ServiceContextModule/ServiceContext/stoicSpanContext``), reads a
+  /// span it starts (`ServiceContext.stoicSpanContext`), reads a
   /// parent's from there, and carries it across processes as a W3C `traceparent`.
   public struct StoicSpanContext: Sendable, Hashable {
     /// The trace.

@@ -19,10 +19,10 @@
   /// try await withSpan("GET /users") { span in span.attributes["http.route"] = "/users" }
   /// ```
   ///
-  /// Sampling is the OpenTelemetry SDK's (``TraceSampler``, `OTEL_TRACES_SAMPLER`, by default
+  /// Sampling is the OpenTelemetry SDK's (`TraceSampler`, `OTEL_TRACES_SAMPLER`, by default
   /// `parentbased_always_on`): a span not sampled writes nothing and still carries its trace,
   /// unsampled, to its children and to other services. Attributes, events and links are kept
-  /// within ``SpanLimits`` (the SDK's defaults, `OTEL_SPAN_*_LIMIT`), what is dropped counted
+  /// within `SpanLimits` (the SDK's defaults, `OTEL_SPAN_*_LIMIT`), what is dropped counted
   /// in the span. As an `Instrument`, it injects and extracts W3C `traceparent` and
   /// `tracestate`.
   public final class StoicTracer: Tracer, Sendable {
@@ -45,7 +45,7 @@
     /// A tracer writing into `spool`'s span spool.
     ///
     /// - Throws: `StoreError.Code.invalidArgument` when the spool has no span spool (open it
-    ///   with ``StoicTelemetry/TelemetryOptions/spans`` set).
+    ///   with `TelemetryOptions.spans` set).
     public convenience init(
       spool: TelemetrySpool, sampler: TraceSampler = .default, limits: SpanLimits = SpanLimits()
     ) throws(StoreError) {
@@ -91,7 +91,7 @@
 
     /// Reads a W3C `traceparent` (and `tracestate`) from `carrier` into `context`: the spans
     /// started in it are children of the remote span. An invalid header is ignored (a new
-    /// trace starts); a `tracestate` longer than ``StoicTelemetry/TraceParent/stateLimit`` is
+    /// trace starts); a `tracestate` longer than `TraceParent.stateLimit` is
     /// dropped.
     public func extract<Carrier, Extract>(
       _ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract

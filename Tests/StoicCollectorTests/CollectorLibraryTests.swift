@@ -44,6 +44,39 @@ struct CollectorLibraryTests {
     #expect(!RawHTTP.canConnect(port: collector.port))
   }
 
+  @Test("traces: stored, deduplicated by key, listed and counted in /stats")
+  func traces() async throws {
+    let directory = try CollectorProcess.scratchDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let collector = try await Collector.start(Self.options(directory))
+    let request = OTLP.ExportTraceServiceRequest(resourceSpans: [
+      OTLP.ResourceSpans(
+        resource: OTLP.Resource(attributes: [OTLP.KeyValue("service.instance.id", .string("i-1"))]),
+        scopeSpans: [
+          OTLP.ScopeSpans(
+            spans: (1...3).map { index in
+              OTLP.Span(
+                traceId: Array(repeating: 7, count: 16),
+                spanId: Array(repeating: UInt8(index), count: 8),
+                name: "span \(index)", kind: 2, startTimeUnixNano: 1, endTimeUnixNano: 2,
+                status: OTLP.Span.Status(message: "", code: 1))
+            })
+        ])
+    ])
+    for encoding in [OTLPEncoding.protobuf, .json] {
+      let exporter = try OTLPExporter(
+        configuration: OTLPExporterConfiguration(endpoint: collector.baseURL, encoding: encoding))
+      #expect(try await exporter.export(request, idempotencyKey: "t") == .http(status: 200))
+    }
+    let spans = try collector.archive.spans()
+    #expect(spans.map(\.span.name) == ["span 1", "span 2", "span 3"])
+    #expect(spans.allSatisfy { $0.key == "t" && $0.span.status?.code == 1 })
+    #expect(collector.stats.spans == 3 && collector.stats.traceBatches == 1)
+    #expect(collector.stats.duplicatesSuppressed == 1)
+    #expect(collector.stats.producers["i-1"]?.spans == 3)
+    try await collector.stop()
+  }
+
   @Test("concurrent requests with one key: one is stored, the others wait for it and replay")
   func concurrentSameKey() throws {
     let directory = try CollectorProcess.scratchDirectory()

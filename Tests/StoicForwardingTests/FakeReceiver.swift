@@ -71,7 +71,9 @@ final class FakeReceiver: Transport {
       }
       body = plain
     }
-    let path = request.url.hasSuffix("/v1/metrics") ? "/v1/metrics" : "/v1/logs"
+    let path =
+      request.url.hasSuffix("/v1/metrics")
+      ? "/v1/metrics" : request.url.hasSuffix("/v1/traces") ? "/v1/traces" : "/v1/logs"
     let received = Request(
       key: request.headers["Idempotency-Key"] ?? "", path: path, body: body,
       headers: request.headers)
@@ -131,6 +133,22 @@ final class FakeReceiver: Transport {
       }
     }
     return records
+  }
+
+  /// The stored spans (decoded from protobuf), in the order their batches were stored.
+  func storedSpans() throws -> [OTLP.Span] {
+    let (order, stored, requests) = state.withLock { ($0.order, $0.stored, $0.requests) }
+    var spans: [OTLP.Span] = []
+    for key in order {
+      guard let body = stored[key],
+        requests.first(where: { $0.key == key })?.path == "/v1/traces"
+      else { continue }
+      let request = try OTLP.ExportTraceServiceRequest(decoding: body, as: .protobuf)
+      for resource in request.resourceSpans {
+        for scope in resource.scopeSpans { spans.append(contentsOf: scope.spans) }
+      }
+    }
+    return spans
   }
 
   /// The stored metrics' data points, as `name` per point.

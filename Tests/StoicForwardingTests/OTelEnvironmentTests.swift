@@ -109,6 +109,29 @@ struct OTelEnvironmentTests {
       "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL": "http/json",
     ])
     #expect(perSignal?.encoding == .json)
+    // Traces set apart must agree with the others; unset, they follow them.
+    #expect(throws: ForwardingError.self) {
+      try exporter([
+        "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL": "http/json",
+        "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL": "http/json",
+        "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/protobuf",
+      ])
+    }
+    // Traces alone set apart from the generic value: they disagree with logs and metrics.
+    #expect(throws: ForwardingError.self) {
+      try exporter([
+        "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf",
+        "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/json",
+      ])
+    }
+    let traces = try exporter([
+      "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://t:4318/custom/traces",
+      "OTEL_EXPORTER_OTLP_TRACES_HEADERS": "x-t=1",
+    ])
+    #expect(traces?.url(for: .traces) == "http://t:4318/custom/traces")
+    #expect(traces?.url(for: .logs) == "http://c:4318/v1/logs")
+    #expect(traces?.headers(for: .traces).names == ["x-t"])
+    #expect(try exporter([:])?.url(for: .traces) == "http://c:4318/v1/traces")
   }
 
   struct BadCase: Sendable, CustomTestStringConvertible {

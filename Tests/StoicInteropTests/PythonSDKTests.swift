@@ -99,3 +99,65 @@ struct PythonSDKTests {
         + "\(ContinuousClock.now - started)")
   }
 }
+
+/// The Python SDK's OTLP/HTTP trace exporter as a producer of spans: a `TracerProvider` with a
+/// `BatchSpanProcessor`, a root span and its children, sent as protobuf to the example
+/// collector, which stores each span once and counts them in `/stats`.
+@Suite("Interop: the Python OpenTelemetry SDK's spans to the example collector")
+struct PythonSDKTracesTests {
+  static let spans = 300
+
+  static let script = #"""
+    import sys
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+    from opentelemetry.sdk.resources import Resource
+
+    endpoint, spans = sys.argv[1], int(sys.argv[2])
+    resource = Resource.create({"service.name": "python-sdk-peer", "service.instance.id": "python-sdk-1"})
+    provider = TracerProvider(resource=resource)
+    provider.add_span_processor(BatchSpanProcessor(
+        OTLPSpanExporter(endpoint=endpoint + "/v1/traces"), max_export_batch_size=64))
+    tracer = provider.get_tracer("peer")
+    with tracer.start_as_current_span("root") as root:
+        for seq in range(spans - 1):
+            with tracer.start_as_current_span("child", attributes={"seq": seq}):
+                pass
+    provider.shutdown()
+    print(f"sent {spans} spans")
+    """#
+
+  @Test("spans from the SDK's OTLP/HTTP trace exporter: every span stored once and counted")
+  func pythonSDKSpans() async throws {
+    try TestPython.require(["opentelemetry.sdk", "opentelemetry.exporter.otlp.proto.http"])
+    let directory = try Peers.scratch("python-sdk-traces")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let collector = try await Peers.collector(directory)
+    try Data(Self.script.utf8).write(to: URL(fileURLWithPath: directory + "/peer.py"))
+    let run = try TestPython.run([directory + "/peer.py", collector.baseURL, String(Self.spans)])
+    let stats = try await Peers.stats(collector)
+    let stored = try collector.archive.spans()
+    try await collector.stop()
+
+    #expect(run.status == 0, "\(run.output)")
+    #expect(!run.output.contains("Failed to export"), "\(run.output)")
+    #expect(stats["spans"] as? Int == Self.spans, "\(stats)")
+    #expect(stats["rejectedRequests"] as? Int == 0, "\(stats)")
+    let producers = stats["producers"] as? [String: [String: Int]]
+    #expect(producers?["python-sdk-1"]?["spans"] == Self.spans, "\(stats)")
+    #expect(stored.count == Self.spans)
+    #expect(Set(stored.map(\.span.spanId)).count == Self.spans, "a span stored twice")
+    let root = stored.first { $0.span.name == "root" }
+    #expect(root?.span.parentSpanId.isEmpty == true)
+    let children = stored.filter { $0.span.name == "child" }
+    #expect(children.allSatisfy { $0.span.parentSpanId == root?.span.spanId })
+    #expect(children.allSatisfy { $0.span.traceId == root?.span.traceId })
+    let seqs = Set(
+      children.compactMap { child -> Int64? in
+        if case .int(let seq)? = child.span.attribute("seq") { return seq }
+        return nil
+      })
+    #expect(seqs == Set((0..<Int64(Self.spans - 1))))
+  }
+}

@@ -18,6 +18,7 @@ struct StoicBootstrapTests {
       configuration.fileSystem = disk
       configuration.bootstrapsLogging = false
       configuration.bootstrapsMetrics = false
+      configuration.bootstrapsTracing = false
     }
   }
 
@@ -65,6 +66,7 @@ struct StoicBootstrapTests {
       configuration.fileSystem = disk
       configuration.bootstrapsLogging = false
       configuration.bootstrapsMetrics = false
+      configuration.bootstrapsTracing = false
     }
     #expect(telemetry.forwarder?.exporter.configuration.endpoint == endpoint)
     let report = await telemetry.shutdown(timeout: .seconds(1))

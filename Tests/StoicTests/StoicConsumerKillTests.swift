@@ -168,6 +168,7 @@
           $0.exporter = OTLPExporterConfiguration(endpoint: collector.baseURL)
           $0.bootstrapsLogging = false
           $0.bootstrapsMetrics = false
+          $0.bootstrapsTracing = false
           $0.startsForwarding = false
         }
         let report = await drain.shutdown(timeout: .seconds(60))

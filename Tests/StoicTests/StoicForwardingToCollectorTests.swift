@@ -24,6 +24,7 @@ struct StoicForwardingToCollectorTests {
         $0.exporter = OTLPExporterConfiguration(endpoint: collector.baseURL)
         $0.bootstrapsLogging = false
         $0.bootstrapsMetrics = false
+        $0.bootstrapsTracing = false
         // No round of the loop before the shutdown: the shutdown's drain delivers everything.
         $0.forwarder.interval = .seconds(3600)
         $0.startsForwarding = false
@@ -67,6 +68,7 @@ struct StoicForwardingToCollectorTests {
       ) {
         $0.bootstrapsLogging = false
         $0.bootstrapsMetrics = false
+        $0.bootstrapsTracing = false
         $0.forwarder.interval = .milliseconds(100)
       }
       #expect(telemetry.configuration.telemetry.metrics.flushInterval == .milliseconds(200))

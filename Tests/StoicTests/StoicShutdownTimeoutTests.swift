@@ -26,6 +26,7 @@ struct StoicShutdownTimeoutTests {
       $0.exporter = OTLPExporterConfiguration(endpoint: endpoint, timeout: .seconds(30))
       $0.bootstrapsLogging = false
       $0.bootstrapsMetrics = false
+      $0.bootstrapsTracing = false
       $0.forwarder.interval = .milliseconds(50)
     }
     for index in 0..<10 {

@@ -110,7 +110,8 @@ enum DrainCommand: StoicCommand {
       report = try await forwarder.drain { done in
         line.update(
           "\(done.batchesDelivered) batches delivered (\(done.logRecordsDelivered) log records, "
-            + "\(done.dataPointsDelivered) data points), \(done.attempts) attempts")
+            + "\(done.dataPointsDelivered) data points\(done.spansNote)), \(done.attempts) attempts"
+        )
       }
       line.clear()
       parked = await forwarder.parked.count
@@ -121,8 +122,8 @@ enum DrainCommand: StoicCommand {
     }
     console.line(
       "\(directory): \(report.batchesDelivered) batches delivered (\(report.logRecordsDelivered) "
-        + "log records, \(report.dataPointsDelivered) data points) in \(report.attempts) "
-        + "attempts; \(parked) parked")
+        + "log records, \(report.dataPointsDelivered) data points\(report.spansNote)) in "
+        + "\(report.attempts) attempts; \(parked) parked")
     if report.rejectedByReceiver > 0 {
       console.line("  the receiver rejected \(report.rejectedByReceiver) items (partial success)")
     }
@@ -137,5 +138,13 @@ enum DrainCommand: StoicCommand {
       return .tryLater
     }
     return parked > 0 ? .damage : .success
+  }
+}
+
+extension ForwardingReport {
+  /// `, N spans` when the report delivered spans; nothing otherwise (a spool without spans
+  /// reads as before).
+  fileprivate var spansNote: String {
+    spansDelivered > 0 ? ", \(spansDelivered) spans" : ""
   }
 }

@@ -194,6 +194,13 @@ public final class OTLPExporter: Sendable {
     try await send(request, signal: .metrics, idempotencyKey: idempotencyKey)
   }
 
+  /// Sends a traces request under `idempotencyKey`; as the logs variant.
+  public func export(_ request: OTLP.ExportTraceServiceRequest, idempotencyKey: String)
+    async throws(ForwardingError) -> DeliveryResponse
+  {
+    try await send(request, signal: .traces, idempotencyKey: idempotencyKey)
+  }
+
   /// Sends an encoded body under `idempotencyKey` and returns what the answer means to the
   /// outbox.
   ///

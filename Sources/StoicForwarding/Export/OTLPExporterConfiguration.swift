@@ -18,6 +18,8 @@ public struct OTLPExporterConfiguration: Sendable {
   public var logsPath: String
   /// The path for metrics, `/v1/metrics` by default.
   public var metricsPath: String
+  /// The path for traces, `/v1/traces` by default.
+  public var tracesPath: String = OTLPSignal.traces.defaultPath
   /// Protobuf (the default) or JSON.
   public var encoding: OTLPEncoding
   /// gzip at level 1 (the default) or none.
@@ -65,7 +67,12 @@ public struct OTLPExporterConfiguration: Sendable {
   /// (`http://h:4318?tenant=1` sends logs to `http://h:4318/v1/logs?tenant=1`).
   public func url(for signal: OTLPSignal) -> String {
     if let url = signalEndpoints[signal] { return url }
-    let path = signal == .logs ? logsPath : metricsPath
+    let path =
+      switch signal {
+      case .logs: logsPath
+      case .metrics: metricsPath
+      case .traces: tracesPath
+      }
     guard let base = try? OTLPEndpoint(endpoint) else {
       // Not a usable URL (``validate()`` refuses it): joined as text, for the transport to refuse.
       var base = Substring(endpoint)

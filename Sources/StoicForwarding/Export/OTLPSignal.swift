@@ -4,6 +4,8 @@ public enum OTLPSignal: String, Sendable, Hashable, CaseIterable {
   case logs
   /// Metrics: `ExportMetricsServiceRequest` to `/v1/metrics`.
   case metrics
+  /// Spans: `ExportTraceServiceRequest` to `/v1/traces`.
+  case traces
 
   /// OTLP's default path for the signal.
   public var defaultPath: String { forwarded.defaultPath }
@@ -14,6 +16,7 @@ public enum OTLPSignal: String, Sendable, Hashable, CaseIterable {
     switch self {
     case .logs: LogsSignal.self
     case .metrics: MetricsSignal.self
+    case .traces: TracesSignal.self
     }
   }
 }

@@ -12,16 +12,17 @@ public import StoicStore
 /// (<https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/>):
 ///
 /// - An empty variable counts as unset.
-/// - `OTEL_EXPORTER_OTLP_ENDPOINT` is a base URL: `/v1/logs` and `/v1/metrics` are joined to
-///   its path (`http://collector:4318/mycollector/` sends logs to
-///   `http://collector:4318/mycollector/v1/logs`). `OTEL_EXPORTER_OTLP_LOGS_ENDPOINT` and
-///   `OTEL_EXPORTER_OTLP_METRICS_ENDPOINT` are used as they are and win over it; the other
-///   signal then goes to the base URL's default, `http://localhost:4318`.
+/// - `OTEL_EXPORTER_OTLP_ENDPOINT` is a base URL: `/v1/logs`, `/v1/metrics` and `/v1/traces`
+///   are joined to its path (`http://collector:4318/mycollector/` sends logs to
+///   `http://collector:4318/mycollector/v1/logs`). `OTEL_EXPORTER_OTLP_LOGS_ENDPOINT`,
+///   `_METRICS_ENDPOINT` and `_TRACES_ENDPOINT` are used as they are and win over it; the other
+///   signals then go to the base URL's default, `http://localhost:4318`.
 /// - `OTEL_EXPORTER_OTLP_HEADERS` (`key=value,…`, values percent-decoded); a signal's
-///   `OTEL_EXPORTER_OTLP_LOGS_HEADERS` / `_METRICS_HEADERS` replaces it for that signal.
+///   `OTEL_EXPORTER_OTLP_LOGS_HEADERS` / `_METRICS_HEADERS` / `_TRACES_HEADERS` replaces it for
+///   that signal.
 ///   Stoic's `STOIC_OTLP_HEADERS` is an alias read only when `OTEL_EXPORTER_OTLP_HEADERS` is
 ///   not set.
-/// - `OTEL_EXPORTER_OTLP_PROTOCOL` (and `_LOGS_` / `_METRICS_`): `http/protobuf` (the
+/// - `OTEL_EXPORTER_OTLP_PROTOCOL` (and `_LOGS_` / `_METRICS_` / `_TRACES_`): `http/protobuf` (the
 ///   default) or `http/json`; `grpc` is refused with ``ForwardingError/Code/unsupported``,
 ///   never replaced by another protocol.
 /// - `OTEL_EXPORTER_OTLP_COMPRESSION` (and per signal): `gzip` or `none`. Unset, Stoic keeps
@@ -43,9 +44,11 @@ public import StoicStore
 ///   forwarding only: the spool keeps recording, so nothing is lost, and `stoic drain` or a
 ///   later run forwards what was kept.
 ///
-/// One exporter sends both signals with one protocol, one compression and one timeout, so
+/// One exporter sends every signal with one protocol, one compression and one timeout, so
 /// per-signal values of those three that differ from each other are refused
-/// (``ForwardingError/Code/unsupported``); per-signal endpoints and headers are honoured.
+/// (``ForwardingError/Code/unsupported``); traces take part only when their own variable is
+/// set (unset, they follow the logs and the metrics). Per-signal endpoints and headers are
+/// honoured.
 ///
 /// A bad value throws a ``ForwardingError`` whose ``ForwardingError/variable`` and message
 /// name the variable and never hold its value (headers carry credentials). Where telemetry
@@ -253,8 +256,11 @@ public struct OTelEnvironment: Sendable {
       return configuration
     }
 
-    /// An option that both signals share: the per-signal variables win over the generic
-    /// one, and must then agree.
+    /// An option every signal shares (one exporter sends them all): the per-signal variables
+    /// win over the generic one, and must then agree. Traces take part only when their own
+    /// variable is set: unset, they follow the logs' and metrics' value, so that a setup
+    /// written before traces (`_LOGS_` and `_METRICS_` both set apart from the generic value)
+    /// reads as it did.
     func shared<Value: Equatable>(
       _ option: String, parse: (String, String) throws(ForwardingError) -> Value
     ) throws(ForwardingError) -> Value? {
@@ -268,15 +274,17 @@ public struct OTelEnvironment: Sendable {
         let value = try self[name].map { (text) throws(ForwardingError) in
           try parse(text, name)
         }
+        if signal == .traces, value == nil { continue }
         values.append(value ?? generic)
       }
       guard let first = values.first, values.allSatisfy({ $0 == first }) else {
-        let set = OTLPSignal.allCases.map { Self.name(option, $0) }.first { self[$0] != nil }
+        let set = ([genericName] + OTLPSignal.allCases.map { Self.name(option, $0) })
+          .filter { self[$0] != nil }
         throw ForwardingError(
           .unsupported,
-          "\(Self.name(option, .logs)) and \(Self.name(option, .metrics)) differ: one exporter"
-            + " sends both signals with the same value",
-          variable: set ?? Self.name(option, .logs))
+          "\(set.joined(separator: ", ")) differ: one exporter sends every signal with the"
+            + " same value",
+          variable: set.first { $0 != genericName } ?? Self.name(option, .logs))
       }
       return first
     }

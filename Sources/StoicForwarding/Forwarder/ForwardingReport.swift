@@ -9,6 +9,8 @@ public struct ForwardingReport: Sendable, Hashable {
   public var logRecordsDelivered = 0
   /// Metric data points in the delivered batches.
   public var dataPointsDelivered = 0
+  /// Spans in the delivered batches.
+  public var spansDelivered = 0
   /// Items the receiver rejected inside delivered batches (OTLP partial success).
   public var rejectedByReceiver = 0
   /// Batches parked after a permanent refusal (kept, with their records, until requeued or
@@ -46,8 +48,8 @@ public struct ForwardingReport: Sendable, Hashable {
   /// An empty report.
   public init() {}
 
-  /// Log records and data points delivered.
-  public var recordsDelivered: Int { logRecordsDelivered + dataPointsDelivered }
+  /// Log records, data points and spans delivered.
+  public var recordsDelivered: Int { logRecordsDelivered + dataPointsDelivered + spansDelivered }
 
   /// Adds `other`'s counts to this one's and takes its halt.
   public mutating func add(_ other: ForwardingReport) {
@@ -55,6 +57,7 @@ public struct ForwardingReport: Sendable, Hashable {
     batchesDelivered += other.batchesDelivered
     logRecordsDelivered += other.logRecordsDelivered
     dataPointsDelivered += other.dataPointsDelivered
+    spansDelivered += other.spansDelivered
     rejectedByReceiver += other.rejectedByReceiver
     batchesParked += other.batchesParked
     attempts += other.attempts

@@ -29,15 +29,17 @@ public struct SpoolRange: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// Which of a telemetry spool's two journals a forwarded range comes from.
+/// Which of a telemetry spool's journals a forwarded range comes from.
 public enum SpoolStream: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
   /// The log spool: one journal record per log record, sent to `/v1/logs`.
   case logs = 1
   /// The metrics spool: one journal record per sample of every changed series, sent to
   /// `/v1/metrics`.
   case metrics = 2
+  /// The span spool: a start and an end record per span, the ends sent to `/v1/traces`.
+  case traces = 3
 
-  /// `logs` or `metrics`.
+  /// `logs`, `metrics` or `traces`.
   public var description: String { forwarded.name }
 
   /// The one-letter tag the stream has in an idempotency key.
@@ -52,6 +54,7 @@ public enum SpoolStream: UInt8, Sendable, Hashable, CaseIterable, CustomStringCo
     switch self {
     case .logs: LogsSignal.self
     case .metrics: MetricsSignal.self
+    case .traces: TracesSignal.self
     }
   }
 }

@@ -30,6 +30,9 @@ package enum PowerCutWorkloads {
       summary: "log spool records from 2 threads, every third at the durable level, flushes"),
     TelemetryMetricsWorkload(
       name: "telemetry-metrics", summary: "a counter, a gauge and a histogram, flushed"),
+    TelemetrySpansWorkload(
+      name: "telemetry-spans",
+      summary: "spans started and ended, every fifth left open, every third end an error, flushes"),
     ForwarderWorkload(),
     JournalWorkload(
       name: "control-unsynced-append",
@@ -39,6 +42,10 @@ package enum PowerCutWorkloads {
       name: "control-unsynced-rename",
       summary: "control: generations renamed into place without a directory sync",
       writer: .renameWithoutDirectorySync),
+    TelemetrySpansWorkload(
+      name: "control-span-no-durable-sync",
+      summary: "control: error span ends returned without their sync (mutation)",
+      skipsDurableSync: true),
     TelemetryLogsWorkload(
       name: "control-log-no-durable-sync",
       summary: "control: durable-level log records returned without their sync (mutation)",

@@ -17,8 +17,9 @@ let package = Package(
     .executable(name: "stoic-bench", targets: ["stoic-bench"])
   ],
   dependencies: [
-    .package(name: "Stoic", path: "..", traits: ["SwiftLog", "SwiftMetrics"]),
+    .package(name: "Stoic", path: "..", traits: ["SwiftLog", "SwiftMetrics", "Tracing"]),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.12.0"),
+    .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
   ],
   targets: [
     .systemLibrary(
@@ -37,7 +38,10 @@ let package = Package(
         .product(name: "StoicForwarding", package: "Stoic"),
         .product(name: "StoicCollector", package: "Stoic"),
         .product(name: "StoicLogging", package: "Stoic"),
+        .product(name: "StoicTracing", package: "Stoic"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
+        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
       ],
       swiftSettings: strictSettings
     ),

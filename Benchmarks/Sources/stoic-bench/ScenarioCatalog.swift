@@ -3,7 +3,7 @@ enum ScenarioCatalog {
   static let scenarios: [any Scenario] =
     [LogCallScenario(), GroupCommitScenario(), ConcurrentDurableScenario()]
     + ReplayScenario.all + [CompactionScenario(), BacklogScenario()]
-    + [LogRecordScenario(), LogDurableScenario(), MetricIncrementScenario()]
+    + [LogRecordScenario(), LogDurableScenario(), MetricIncrementScenario(), SpanRecordScenario()]
     + [ForwardingScenario(), QueryScenario()]
     + [PeakRSSScenario(), OpenAfterCrashScenario(), PipelineScenario(), ScaleScenario()]
 

@@ -1,0 +1,73 @@
+import InMemoryTracing
+import StoicTelemetry
+import StoicTracing
+import Tracing
+
+/// A span with three attributes started and ended through `withSpan`, in nanoseconds per span
+/// (p50, p99, p99.9 of each call timed alone), through Stoic's tracer into a span spool (a
+/// start and an end record each); the floors: swift-distributed-tracing's `NoOpTracer` (what
+/// the API itself costs) and the in-memory tracer it ships (spans kept in an array, nothing
+/// durable).
+struct SpanRecordScenario: Scenario {
+  let id = "span-record"
+
+  func run(in context: BenchContext) throws -> [BenchResult] {
+    let spans = context.quick ? 20_000 : 100_000
+    var latencies: [String: [LatencyPercentiles]] = [:]
+    var throughput: [String: [Double]] = [:]
+    func measure(_ name: String, _ tracer: some Tracer) {
+      var timings = [UInt64](repeating: 0, count: spans)
+      let started = MonotonicClock.now()
+      for index in 0..<spans {
+        let before = MonotonicClock.now()
+        tracer.withSpan("GET /users", context: .topLevel, ofKind: .server) { span in
+          span.attributes["http.request.method"] = "GET"
+          span.attributes["http.route"] = "/users"
+          span.attributes["http.response.status_code"] = 200
+        }
+        timings[index] = MonotonicClock.now() - before
+      }
+      throughput[name, default: []].append(
+        Double(spans) / MonotonicClock.seconds(since: started))
+      latencies[name, default: []].append(LatencyPercentiles(latencies: timings))
+    }
+    for run in 1...context.runs {
+      context.progress("span-record, run \(run)/\(context.runs)")
+      try context.inFreshDirectory(id) { directory in
+        var options = TelemetryOptions()
+        options.spans = LogSpoolOptions()
+        let spool = try TelemetrySpool.open(at: directory + "/spool", options: options)
+        measure("stoic", try StoicTracer(spool: spool))
+        try spool.close()
+      }
+      measure("swift-distributed-tracing-noop", NoOpTracer())
+      measure("swift-distributed-tracing-in-memory", InMemoryTracer())
+    }
+    let stoic = LatencyPercentiles.median(of: latencies["stoic"] ?? [])
+    var result = BenchResult(
+      scenario: id, metric: "spans-per-second", unit: "spans/s",
+      title:
+        "a span with 3 attributes started and ended through withSpan, \(spans) spans a run, "
+        + "spans per second (higher is better)",
+      stoic: Summary(throughput["stoic"] ?? []))
+    result.latency = stoic
+    result.peers = ["swift-distributed-tracing-noop", "swift-distributed-tracing-in-memory"].map {
+      BenchResult.Peer(name: $0, summary: Summary(throughput[$0] ?? []))
+    }
+    result.targets = [
+      TargetCheck(
+        label: "span ≤ 1 µs median", value: stoic.p50, threshold: 1_000, comparison: .atMost,
+        unit: " ns"),
+      TargetCheck(
+        label: "span ≤ 10 µs p99", value: stoic.p99, threshold: 10_000, comparison: .atMost,
+        unit: " ns"),
+    ]
+    result.notes =
+      ["stoic", "swift-distributed-tracing-noop", "swift-distributed-tracing-in-memory"].map {
+        let percentiles = LatencyPercentiles.median(of: latencies[$0] ?? [])
+        return "\($0) latency per span: p50 \(Format.number(percentiles.p50)) ns, "
+          + "p99 \(Format.number(percentiles.p99)) ns, p999 \(Format.number(percentiles.p999)) ns"
+      }
+    return [result]
+  }
+}

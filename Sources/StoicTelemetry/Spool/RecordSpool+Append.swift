@@ -23,7 +23,8 @@ extension RecordSpool {
   /// - Parameters:
   ///   - size: The record's encoded size in bytes.
   ///   - durable: Whether the record is synced before the call returns.
-  ///   - time: When the record was made, in wall-clock nanoseconds (for the quota's checks).
+  ///   - time: The wall clock now, in nanoseconds: it gates the quota checks, so it must be
+  ///     now, never a time carried by the record (a span's own start or end time).
   ///   - encode: Writes exactly `size` bytes into the buffer it is given.
   /// - Returns: The record's sequence, or `nil` when it was dropped (and counted).
   @inline(__always)

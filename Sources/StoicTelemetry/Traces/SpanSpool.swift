@@ -28,7 +28,7 @@ extension RecordSpool where Format == SpanRecordFormat {
   public func start(_ start: SpanStart) -> UInt64? {
     let size = SpanRecordFormat.encodedSize(start)
     return finishAppend(
-      appendEncoded(size: size, durable: false, time: start.startTimeNanoseconds) { buffer in
+      appendEncoded(size: size, durable: false, time: WallClock.nanoseconds()) { buffer in
         var writer = ByteWriter(into: BoundedBytes(buffer))
         SpanRecordFormat.write(start, to: &writer)
       })
@@ -47,7 +47,7 @@ extension RecordSpool where Format == SpanRecordFormat {
     if end.status.code == .error, let durableLevel, durableLevel <= .error { durable = true }
     let size = SpanRecordFormat.encodedSize(end)
     return finishAppend(
-      appendEncoded(size: size, durable: durable, time: end.endTimeNanoseconds) { buffer in
+      appendEncoded(size: size, durable: durable, time: WallClock.nanoseconds()) { buffer in
         var writer = ByteWriter(into: BoundedBytes(buffer))
         SpanRecordFormat.write(end, to: &writer)
       })

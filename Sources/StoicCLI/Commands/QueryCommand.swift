@@ -2,7 +2,8 @@ import StoicCollector
 import StoicStore
 import StoicTelemetry
 
-/// `stoic query DIR`: the log records of a telemetry spool that pass the filters given.
+/// `stoic query DIR`: the log records (or, with `--signal traces`, the spans) of a telemetry
+/// spool that pass the filters given.
 enum QueryCommand: StoicCommand {
   static let level = OptionSpec.value(
     "level", valueName: "LEVEL",
@@ -34,11 +35,12 @@ enum QueryCommand: StoicCommand {
     name: "query",
     summary: "Show the log records of a telemetry spool that pass the filters given.",
     arguments: [
-      ArgumentSpec("DIR", help: "A telemetry spool's directory (or its logs/ directory).")
+      ArgumentSpec("DIR", help: "A telemetry spool's directory (or its logs/ or spans/ directory).")
     ],
     options: [
-      level, since, until, label, condition, grep, limit, json, CommonOptions.utc, stats,
-      CommonOptions.maxRecordSize, CommonOptions.kind,
+      SignalArgument.option, level, since, until, label, condition, grep, traceID, name, status,
+      minDuration, maxDuration, limit, json, CommonOptions.utc, stats, CommonOptions.maxRecordSize,
+      CommonOptions.kind,
     ],
     details: """
       query reads the spool's log journal through the library's own open over a copy-on-write
@@ -62,15 +64,35 @@ enum QueryCommand: StoicCommand {
       code attributes to the label, source and location; the other attributes to the
       metadata), read the same way while the collector runs.
 
+      With --signal traces (or a spool's spans/ directory as DIR), query shows the spool's
+      spans instead, read the same way: one per line, the ended ones in the order they ended,
+      then those whose start has no end in the spool (status open: still running, or cut
+      short by a crash the spool has not been opened since; its next open ends them as
+      UNFINISHED). Each line: the start time, the duration, the status, the name, the trace,
+      span and parent ids, the kind (unless internal), the attributes, the number of events
+      and the status message. With --json one object per line with trace_id, span_id,
+      parent_span_id, name, kind, start_time, end_time, duration_ns, status, status_message,
+      unfinished, open, attributes, events, links and the dropped counts. Spans are filtered
+      by --trace-id, --name, --status, --min-duration, --max-duration and --since/--until (on
+      the start time); an open span has no duration and passes no duration filter. stoic
+      trace shows one trace as a tree.
+
       exit status: 0 done (damaged segments, if any, are reported and skipped), 2 could not
-      read, 64 usage (a bad level, time, condition or limit), 66 no such spool.
+      read, 64 usage (a bad level, time, condition, limit, trace id, status or duration, or a
+      filter of the other signal), 66 no such spool (or, for traces, no spans in it).
       """)
 
   @MainActor
   static func run(_ command: ParsedCommand, console: Console) async throws -> ExitStatus {
+    let explicit = try SignalArgument.parse(command)
+    let location = try SpoolLocation.locate(command.argument(0) ?? "")
+    let signal = explicit ?? location.implied
+    if signal == .traces {
+      return try runTraces(command, location: location, console: console)
+    }
+    try rejectOptions(of: command, for: .logs)
     let query = try self.query(command, now: LogQueryTime.now)
     let maxRecordSize = try CommonOptions.maxRecordSize(command)
-    let location = try SpoolLocation.locate(command.argument(0) ?? "")
     if try location.readsCollector(command) {
       let archive = try CollectorLogReader.open(location)
       defer { try? archive.close() }

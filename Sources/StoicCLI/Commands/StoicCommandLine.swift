@@ -5,7 +5,7 @@ import StoicStore
 public enum StoicCommandLine {
   /// The commands, in the order help lists them.
   static let commands: [any StoicCommand.Type] = [
-    InspectCommand.self, VerifyCommand.self, QueryCommand.self, TailCommand.self,
+    InspectCommand.self, VerifyCommand.self, QueryCommand.self, TailCommand.self, TraceCommand.self,
     CompactCommand.self, EventsCommand.self, DrainCommand.self, DemoCommand.self,
   ]
 

@@ -1,8 +1,9 @@
 import StoicStore
 import StoicTelemetry
 
-/// `stoic tail [-f] [-n N] DIR`: the newest log records of a telemetry spool, and with `-f`
-/// those logged after, as the process that owns the spool writes them.
+/// `stoic tail [-f] [-n N] DIR`: the newest log records (or, with `--signal traces`, spans) of
+/// a telemetry spool, and with `-f` those written after, as the process that owns the spool
+/// writes them.
 enum TailCommand: StoicCommand {
   static let lines = OptionSpec.value(
     "lines", short: "n", valueName: "N", help: "Show the newest N records (default 10).")
@@ -19,10 +20,11 @@ enum TailCommand: StoicCommand {
     name: "tail",
     summary: "Show the newest log records of a telemetry spool; with -f, follow new ones.",
     arguments: [
-      ArgumentSpec("DIR", help: "A telemetry spool's directory (or its logs/ directory).")
+      ArgumentSpec("DIR", help: "A telemetry spool's directory (or its logs/ or spans/ directory).")
     ],
     options: [
-      lines, follow, json, CommonOptions.utc, CommonOptions.maxRecordSize, CommonOptions.kind,
+      SignalArgument.option, lines, follow, json, CommonOptions.utc, CommonOptions.maxRecordSize,
+      CommonOptions.kind,
     ],
     details: """
       tail prints the newest records, oldest first, in the format of stoic query. With -f it
@@ -36,7 +38,13 @@ enum TailCommand: StoicCommand {
       it stored (in the order stored, mapped back from OTLP as stoic query does), and -f each
       one stored since.
 
-      exit status: 0 done, 2 could not read, 64 usage, 66 no such spool.
+      With --signal traces (or a spool's spans/ directory as DIR), tail shows the spans that
+      ended last, in the format of stoic query --signal traces, and with -f each span as it
+      ends (a span still running shows when it ends; one a crash cut short, when the spool's
+      next open ends it as UNFINISHED).
+
+      exit status: 0 done, 2 could not read, 64 usage, 66 no such spool (or, for traces, no
+      spans in it).
       """)
 
   @MainActor
@@ -52,6 +60,11 @@ enum TailCommand: StoicCommand {
     }
     let maxRecordSize = try CommonOptions.maxRecordSize(command)
     let location = try SpoolLocation.locate(command.argument(0) ?? "")
+    if try SignalArgument.parse(command) ?? location.implied == .traces {
+      return try await tailTraces(
+        location, count: count, follow: command.flag("follow"), maxRecordSize: maxRecordSize,
+        command: command, console: console)
+    }
     let printer = Printer(
       console: console, json: command.flag("json"), utc: command.flag("utc"))
     if try location.readsCollector(command) {

@@ -9,6 +9,9 @@ public indirect enum JSONValue: Sendable {
   case int(Int64)
   /// A whole number up to 2^64 - 1 (sequences, sizes).
   case unsigned(UInt64)
+  /// A number with a fraction; one that is not finite is written as OTLP's JSON writes it, a
+  /// string (`"NaN"`, `"Infinity"`, `"-Infinity"`).
+  case double(Double)
   /// A string.
   case string(String)
   /// An array.
@@ -72,6 +75,10 @@ public indirect enum JSONValue: Sendable {
     case .bool(let value): output += value ? "true" : "false"
     case .int(let value): output += String(value)
     case .unsigned(let value): output += String(value)
+    case .double(let value) where value.isNaN: output += "\"NaN\""
+    case .double(let value) where value.isInfinite:
+      output += value < 0 ? "\"-Infinity\"" : "\"Infinity\""
+    case .double(let value): output += String(value)
     case .string(let value): Self.quote(value, into: &output)
     case .array(let elements):
       guard !elements.isEmpty else {

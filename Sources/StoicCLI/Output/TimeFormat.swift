@@ -47,6 +47,29 @@ public enum TimeFormat {
     return rfc3339(seconds: seconds, nanoseconds: rest * 1_000_000, digits: 3, utc: utc)
   }
 
+  /// A span's length as a person reads it: `850ns`, `12.300µs`, `4.250ms`, `1.500s`,
+  /// `2m03.456s`, `1h02m03s`; three digits of fraction below a minute.
+  public static func duration(nanoseconds: Int64) -> String {
+    let value = max(nanoseconds, 0)
+    func scaled(_ unit: Int64, _ name: String) -> String {
+      "\(value / unit).\(pad(Int((value % unit) / (unit / 1000)), 3))\(name)"
+    }
+    switch value {
+    case ..<1_000: return "\(value)ns"
+    case ..<1_000_000: return scaled(1_000, "µs")
+    case ..<1_000_000_000: return scaled(1_000_000, "ms")
+    case ..<60_000_000_000: return scaled(1_000_000_000, "s")
+    case ..<3_600_000_000_000:
+      let seconds = value % 60_000_000_000
+      return "\(value / 60_000_000_000)m"
+        + "\(pad(Int(seconds / 1_000_000_000), 2)).\(pad(Int(seconds % 1_000_000_000 / 1_000_000), 3))s"
+    default:
+      let minutes = value / 60_000_000_000
+      return "\(minutes / 60)h\(pad(Int(minutes % 60), 2))m"
+        + "\(pad(Int(value % 60_000_000_000 / 1_000_000_000), 2))s"
+    }
+  }
+
   private static func pad(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
     return digits.count >= width

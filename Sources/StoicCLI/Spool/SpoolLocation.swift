@@ -5,7 +5,7 @@ import StoicTelemetry
 /// journal's directory, and where its segment summaries are kept.
 ///
 /// The path may be a spool's root (holding `logs/`, `spool.lock` or `spool.id`), the `logs`
-/// directory of one, or any log journal's directory (then no summaries are kept).
+/// or `spans` directory of one, or any journal's directory (then no summaries are kept).
 struct SpoolLocation: Sendable, Hashable {
   /// The path as it was given.
   var given: String
@@ -13,6 +13,17 @@ struct SpoolLocation: Sendable, Hashable {
   var root: String?
   /// The log journal's directory.
   var logs: String
+  /// The signal the path names by itself: ``SignalArgument/traces`` for a spool's `spans/`
+  /// directory, ``SignalArgument/logs`` otherwise (`--signal` overrides it).
+  var implied = SignalArgument.logs
+
+  /// The span journal's directory: a spool's `spans/`, or the bare journal given.
+  var spans: String { root.map { StorePath.join($0, "spans") } ?? logs }
+
+  /// The journal `signal` is kept in (see ``spans``).
+  func journal(for signal: SignalArgument) -> String {
+    signal == .traces ? spans : logs
+  }
 
   /// The directory of the spool's segment summaries, or `nil` for a bare log journal.
   var summaries: String? { root.map(SegmentSummaryStore.directory(ofSpool:)) }
@@ -50,6 +61,10 @@ struct SpoolLocation: Sendable, Hashable {
     }
     let parent = StorePath.directory(of: path)
     let root = StorePath.name(of: path) == "logs" && isSpoolRoot(parent) ? parent : nil
+    if StorePath.name(of: path) == "spans" && isSpoolRoot(parent) {
+      return SpoolLocation(
+        given: given, root: parent, logs: StorePath.join(parent, "logs"), implied: .traces)
+    }
     return SpoolLocation(given: given, root: root, logs: path)
   }
 

@@ -4,8 +4,8 @@ import StoicStore
 /// How every command tells what a journal's directory holds: the one rule `inspect`, `verify`,
 /// `query` and `tail` share (`--as` overrides it in each).
 ///
-/// - The log or metrics journal of a spool (a directory named `logs` or `metrics` in a spool's
-///   root) is a journal, whatever its records look like.
+/// - The log, metrics or span journal of a spool (a directory named `logs`, `metrics` or
+///   `spans` in a spool's root) is a journal, whatever its records look like.
 /// - A journal without a snapshot whose first record decodes, to its last byte, as a collector
 ///   entry (``CollectorEntry``) is the example collector's store. Checked first: a collector's
 ///   first batch also passes the outbox's test.
@@ -13,9 +13,10 @@ import StoicStore
 ///   outbox enqueue record (type 3, version 1; or the older type 1 with a key), is an outbox.
 /// - Anything else is a journal.
 enum JournalContent {
-  /// Whether `directory` is a journal of the spool around it (`logs/` or `metrics/`).
+  /// Whether `directory` is a journal of the spool around it (`logs/`, `metrics/` or
+  /// `spans/`).
   static func isSpoolJournal(_ directory: String) -> Bool {
-    ["logs", "metrics"].contains(StorePath.name(of: directory))
+    ["logs", "metrics", "spans"].contains(StorePath.name(of: directory))
       && SpoolLocation.isSpoolRoot(StorePath.directory(of: directory))
   }
 

@@ -9,7 +9,7 @@ import StoicTelemetry
 
 /// What `inspect`, `verify` and `compact` learn about a telemetry spool: its identity, its
 /// own files, its drop counters, and each of its journals (the log journal in `logs/`, the
-/// metrics samples in `metrics/samples/`) examined as a journal is, through the library's own
+/// metrics samples in `metrics/samples/`, the spans in `spans/`) examined as a journal is, through the library's own
 /// open over a copy-on-write view (nothing written, no lock taken).
 ///
 /// A class: a store's examination holds its spool's, which holds its journals'.
@@ -22,9 +22,13 @@ final class SpoolExamination {
   var files: [StoreFile] = []
   /// What the drop counters file holds.
   var drops: SpoolDropCounters.Stored?
-  /// The journals examined, by name (`logs`, `metrics`; one missing is left out), in an
+  /// What the span drop counters file (`span-drops`) holds, when there is one.
+  var spanDrops: SpoolDropCounters.Stored?
+  /// The journals examined, by name (`logs`, `metrics`, `spans`; one missing is left out), in an
   /// array, since a store's examination holds its spool's.
   var examinedJournals: [(String, StoreExamination)] = []
+  /// The span journal's spans, ended and open (`inspect` only).
+  var spanCounts: SpanQueryStatistics?
   /// The earliest and latest times of the log records (`inspect` only).
   var logTimes: (earliest: Int64, latest: Int64)?
   /// How many segment summaries are kept.
@@ -43,7 +47,7 @@ final class SpoolExamination {
   init(root: String) { self.root = root }
 
   /// The journals of a spool: their names and directories under the root.
-  static let journals = [("logs", "logs"), ("metrics", "metrics/samples")]
+  static let journals = [("logs", "logs"), ("metrics", "metrics/samples"), ("spans", "spans")]
 
   /// Examines the spool at `root`.
   ///
@@ -70,22 +74,26 @@ final class SpoolExamination {
           SpoolIdentity(
             hex: String(decoding: read.bytes, as: UTF8.self).prefix(32))?.hex
       }
-      let drops = try SpoolDropCounters.readStored(
-        path: StorePath.join(root, "drops"), fileSystem: disk)
-      examination.drops = drops
-      switch drops {
-      case .damaged(let why):
-        examination.findings.append(
-          Finding(
-            .warning, .recovery, file: StorePath.join(root, "drops"),
-            "the drop counters do not read (\(why)): the next open sets the file aside and "
-              + "counts from zero"))
-      case .newerVersion(let version):
-        examination.findings.append(
-          Finding(
-            .warning, .recovery, file: StorePath.join(root, "drops"),
-            "the drop counters were written by a newer build (version \(version))"))
-      case .counts, .missing: break
+      for name in ["drops", "span-drops"] {
+        let path = StorePath.join(root, name)
+        let present = try FileStatus.of(path) != nil
+        guard name == "drops" || present else { continue }
+        let drops = try SpoolDropCounters.readStored(path: path, fileSystem: disk)
+        if name == "drops" { examination.drops = drops } else { examination.spanDrops = drops }
+        switch drops {
+        case .damaged(let why):
+          examination.findings.append(
+            Finding(
+              .warning, .recovery, file: path,
+              "the drop counters do not read (\(why)): the next open sets the file aside and "
+                + "counts from zero"))
+        case .newerVersion(let version):
+          examination.findings.append(
+            Finding(
+              .warning, .recovery, file: path,
+              "the drop counters were written by a newer build (version \(version))"))
+        case .counts, .missing: break
+        }
       }
       examination.summaries =
         SegmentSummaryStore(directory: SegmentSummaryStore.directory(ofSpool: root))
@@ -109,6 +117,7 @@ final class SpoolExamination {
       examination.readLogTimes(maxRecordSize: maxRecordSize)
     }
     if permissions { examination.readLiveMetrics() }
+    if permissions { examination.readSpanCounts(maxRecordSize: maxRecordSize) }
     return examination
   }
 
@@ -192,6 +201,17 @@ final class SpoolExamination {
       journal.segments[position].times = times[journal.segments[position].first]
     }
     examinedJournals[index].1.journal = journal
+  }
+
+  /// Counts the span journal's ended and open spans (`inspect` only), read as `stoic query
+  /// --signal traces` reads them.
+  func readSpanCounts(maxRecordSize: Int) {
+    let directory = StorePath.join(root, "spans")
+    guard examinedJournals.contains(where: { $0.0 == "spans" }),
+      let opened = try? SpoolReader.open(directory, maxRecordSize: maxRecordSize)
+    else { return }
+    defer { try? opened.journal.close() }
+    spanCounts = try? SpanQuery().run(on: opened.journal) { _ in true }
   }
 
   /// The log journal's examination.

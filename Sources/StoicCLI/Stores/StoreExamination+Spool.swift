@@ -12,11 +12,20 @@ extension StoreExamination {
     }
     field("identity", spool.identity ?? style("missing or unreadable", .yellow))
     field("drops", Self.describe(spool.drops))
+    if let spanDrops = spool.spanDrops { field("span drops", Self.describe(spanDrops)) }
     if let times = spool.logTimes {
       field(
         "log times",
         LogRecordText.time(times.earliest, utc: utc) + " … "
           + LogRecordText.time(times.latest, utc: utc))
+    }
+    if let spans = spool.spanCounts {
+      var text = "\(spans.ended) ended, \(spans.open) open"
+      if spans.open > 0 {
+        text += " (running, or cut short: the next open ends them as unfinished)"
+      }
+      if spans.unreadable > 0 { text += ", \(spans.unreadable) records unreadable" }
+      field("spans", text)
     }
     field("summaries", "\(spool.summaries) of the log's sealed segments (for stoic query)")
     if let live = spool.liveMetrics {
@@ -87,6 +96,7 @@ extension StoreExamination {
       ("identity", .optional(spool.identity)),
       ("drops", spool.dropCounts == nil ? .null : .object(drops)),
       ("dropsState", .string(Self.describe(spool.drops))),
+      ("spanDropsState", spool.spanDrops.map { .string(Self.describe($0)) } ?? .null),
       ("summaries", .int(Int64(spool.summaries))),
       (
         "logTimes",
@@ -94,6 +104,15 @@ extension StoreExamination {
           .object([
             ("earliest", .string(LogRecordText.time(times.earliest, utc: utc))),
             ("latest", .string(LogRecordText.time(times.latest, utc: utc))),
+          ])
+        } ?? .null
+      ),
+      (
+        "spanCounts",
+        spool.spanCounts.map { counts in
+          .object([
+            ("ended", .int(Int64(counts.ended))), ("open", .int(Int64(counts.open))),
+            ("unreadable", .int(Int64(counts.unreadable))),
           ])
         } ?? .null
       ),

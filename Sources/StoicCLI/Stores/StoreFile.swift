@@ -46,7 +46,11 @@ public struct StoreFile: Sendable, Hashable {
   /// The role of `name` in a telemetry spool's directory.
   static func spoolRole(of name: String) -> Role {
     if name == "spool.lock" { return .lock }
-    if ["spool.id", "drops", "logs", "metrics", "summaries"].contains(name) { return .spoolFile }
+    if [
+      "spool.id", "drops", "logs", "metrics", "summaries", "spans", "span-drops",
+    ].contains(name) {
+      return .spoolFile
+    }
     return journalRole(of: name)
   }
 

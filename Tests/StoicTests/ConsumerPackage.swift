@@ -26,6 +26,7 @@ struct ConsumerPackage: Sendable {
     case swiftLog
     case metrics
     case serviceLifecycle
+    case tracing
 
     /// The manifest's `.product(name:package:)` for it.
     func manifest(stoicIdentity: String) -> String {
@@ -35,6 +36,7 @@ struct ConsumerPackage: Sendable {
       case .metrics: ".product(name: \"Metrics\", package: \"swift-metrics\")"
       case .serviceLifecycle:
         ".product(name: \"ServiceLifecycle\", package: \"swift-service-lifecycle\")"
+      case .tracing: ".product(name: \"Tracing\", package: \"swift-distributed-tracing\")"
       }
     }
   }
@@ -135,6 +137,11 @@ struct ConsumerPackage: Sendable {
     if used.contains(.serviceLifecycle) {
       dependencies.append(
         ".package(url: \"https://github.com/swift-server/swift-service-lifecycle.git\", from: \"2.0.0\")"
+      )
+    }
+    if used.contains(.tracing) {
+      dependencies.append(
+        ".package(url: \"https://github.com/apple/swift-distributed-tracing.git\", from: \"1.1.0\")"
       )
     }
     let targetLines = targets.map { target in

@@ -4,14 +4,17 @@ import Foundation
 /// user writes them.
 enum ConsumerSources {
   /// Stoic's traits the service consumer turns on.
-  static let traits = ["SwiftLog", "SwiftMetrics", "ServiceLifecycle"]
+  static let traits = ["SwiftLog", "SwiftMetrics", "ServiceLifecycle", "Tracing"]
 
   /// The service: set up in three lines (the one call, a `ServiceGroup` with the app's own
   /// service, its run) and shut down in one (the group's SIGTERM already ran the shutdown; the
-  /// call returns its report). The app's service logs a record through swift-log's `Logger`
-  /// (metadata `seq`: `GENERATION.N`) and counts it through swift-metrics' `Counter`
-  /// (`consumer.records`), one a millisecond, and prints `logged GENERATION.N` after both calls
-  /// returned.
+  /// call returns its report). Each unit of the app's work `GENERATION.N` is a span
+  /// (`unit GENERATION.N`, through swift-distributed-tracing's `withSpan`) holding a child
+  /// span (`child GENERATION.N`), in which it logs a record through swift-log's `Logger`
+  /// (metadata `seq`: `GENERATION.N`), counts it through swift-metrics' `Counter`
+  /// (`consumer.records`) and waits a millisecond. It prints `started N` once the unit's span
+  /// started, `child-started N` once the child's did, `logged N` after the log and count calls
+  /// returned, `child-ended N` and `ended N` after each span's end returned.
   ///
   /// After its loop it logs a last `notice` ("work stopped"), as services do.
   ///
@@ -27,6 +30,7 @@ enum ConsumerSources {
       import ServiceLifecycle
       import Stoic
       import StoicForwarding
+      import Tracing
 
       #if canImport(Glibc)
         import Glibc
@@ -51,11 +55,19 @@ enum ConsumerSources {
             var index = 0
             while !Task.isCancelled {
               let seq = "\\(generation).\\(index)"
-              logger.info("record \\(seq)", metadata: ["seq": "\\(seq)"])
-              records.increment()
-              say("logged \\(seq)")
+              await withSpan("unit \\(seq)") { _ in
+                say("started \\(seq)")
+                await withSpan("child \\(seq)") { _ in
+                  say("child-started \\(seq)")
+                  logger.info("record \\(seq)", metadata: ["seq": "\\(seq)"])
+                  records.increment()
+                  say("logged \\(seq)")
+                  try? await Task.sleep(for: .milliseconds(1))
+                }
+                say("child-ended \\(seq)")
+              }
+              say("ended \\(seq)")
               index += 1
-              try? await Task.sleep(for: .milliseconds(1))
             }
           }
           logger.notice("work stopped")
@@ -80,7 +92,9 @@ enum ConsumerSources {
 
       """
     ],
-    products: [.stoic("Stoic"), .stoic("StoicForwarding"), .swiftLog, .metrics, .serviceLifecycle])
+    products: [
+      .stoic("Stoic"), .stoic("StoicForwarding"), .swiftLog, .metrics, .serviceLifecycle, .tracing,
+    ])
 
   typealias Target = ConsumerPackage.Target
 

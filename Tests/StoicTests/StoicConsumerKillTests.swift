@@ -1,6 +1,6 @@
 // Builds a separate package that depends on Stoic with the traits: only in a build with them
 // (CI's trait step), where the vendored upstream packages are at hand.
-#if SwiftLog && SwiftMetrics && ServiceLifecycle
+#if SwiftLog && SwiftMetrics && ServiceLifecycle && Tracing
   import Foundation
   import Stoic
   import StoicCollector
@@ -17,7 +17,10 @@
   /// A user's service (``ConsumerSources/service``, a package of its own depending on Stoic by
   /// path) forwarding to the example collector: SIGKILLed at random moments, restarted on the
   /// same directory each time, then sent SIGTERM. Every record whose log call returned arrives
-  /// exactly once, and the counter's value at the collector is the one the spool holds.
+  /// exactly once, and the counter's value at the collector is the one the spool holds. Every
+  /// span whose end returned arrives exactly once, ended by the app; every span started and
+  /// not ended arrives once, those a kill cut short marked unfinished, each child under its
+  /// unit; every record carries its child span's ids.
   ///
   /// `STOIC_CONSUMER_KILLS` sets the number of kills (20 by default).
   @Suite("A consumer package: SIGKILLed, restarted, sent SIGTERM", .serialized)
@@ -68,11 +71,23 @@
       }
 
       /// The `seq` of every `logged` line it completed (the log call had returned).
-      var acknowledged: [String] {
-        text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().compactMap {
-          line in
-          line.hasPrefix("logged ") ? String(line.dropFirst("logged ".count)) : nil
-        }
+      var acknowledged: [String] { lines("logged") }
+
+      /// The `seq` of every line `WORD seq` it completed.
+      func lines(_ word: String) -> [String] {
+        let prefix = word + " "
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+          .compactMap { line in
+            line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : nil
+          }
+      }
+
+      /// The spans whose start returned (`unit SEQ`, `child SEQ`) and those whose end did.
+      var spans: (started: [String], ended: [String]) {
+        (
+          lines("started").map { "unit " + $0 } + lines("child-started").map { "child " + $0 },
+          lines("ended").map { "unit " + $0 } + lines("child-ended").map { "child " + $0 }
+        )
       }
 
       /// Waits (without blocking a thread) until it has ended, or `limit` passed.
@@ -105,6 +120,66 @@
         }
     }
 
+    /// The spans at the collector against what the runs acknowledged: each arrived once; each
+    /// whose end returned ended by the app; the unfinished only among those started and not
+    /// acknowledged ended, and at most two a kill (a unit and its child whose end returned
+    /// before their line) ended by the app without the line; each child under its unit, in
+    /// its trace; each record with its child's ids.
+    static func checkSpans(_ collector: Collector, started: [String], ended: [String]) throws {
+      var arrived: [String: OTLP.Span] = [:]
+      var twice: [String] = []
+      for received in try collector.archive.spans() {
+        let name = received.span.name
+        guard name.hasPrefix("unit ") || name.hasPrefix("child ") else { continue }
+        if arrived.updateValue(received.span, forKey: name) != nil { twice.append(name) }
+      }
+      #expect(twice.isEmpty, "\(twice.count) spans arrived twice: \(twice.prefix(5))")
+      let missing = Set(started).subtracting(arrived.keys)
+      #expect(missing.isEmpty, "\(missing.count) started spans never arrived: \(missing.prefix(5))")
+      func isUnfinished(_ span: OTLP.Span) -> Bool {
+        span.attribute(SpanEnd.unfinishedAttribute) == .bool(true)
+      }
+      let unfinished = Set(arrived.filter { isUnfinished($0.value) }.keys)
+      let endedSet = Set(ended)
+      #expect(unfinished.isDisjoint(with: endedSet), "a span whose end returned came unfinished")
+      let cutShort = Set(started).subtracting(endedSet)
+      let endedUnseen = cutShort.subtracting(unfinished)
+      #expect(
+        endedUnseen.count <= 2 * Self.kills,
+        "\(endedUnseen.count) spans without their end line ended by the app")
+      #expect(!unfinished.isEmpty, "no kill cut a span short (each unit waits inside its child)")
+      for span in arrived.values where isUnfinished(span) {
+        #expect(span.status?.code == 2, "\(span.name) unfinished without status error")
+      }
+      var children = 0
+      for (name, child) in arrived where name.hasPrefix("child ") {
+        let seq = name.dropFirst("child ".count)
+        guard let unit = arrived["unit " + seq] else {
+          Issue.record("\(name) arrived without its unit")
+          continue
+        }
+        #expect(child.parentSpanId == unit.spanId && child.traceId == unit.traceId, "\(name)")
+        #expect(unit.parentSpanId.allSatisfy { $0 == 0 }, "unit \(seq) has a parent")
+        children += 1
+      }
+      var correlated = 0
+      for received in try collector.archive.logRecords() {
+        guard case .string("consumer.work") = received.record.attribute("log.label"),
+          case .string(let seq) = received.record.attribute("seq"),
+          let child = arrived["child " + seq]
+        else { continue }
+        #expect(received.record.traceId == child.traceId, "record \(seq)'s trace id")
+        #expect(received.record.spanId == child.spanId, "record \(seq)'s span id")
+        correlated += 1
+      }
+      #expect(correlated > 0)
+      print(
+        "consumer spans: \(arrived.count) arrived (\(children) children), "
+          + "\(started.count) starts and \(ended.count) ends returned, \(unfinished.count) "
+          + "unfinished, \(endedUnseen.count) ended without their line, \(correlated) records "
+          + "correlated")
+    }
+
     @Test("SIGKILLed at random moments, then SIGTERM: every returned record once, the count exact")
     func killsThenSigterm() async throws {
       let (package, build) = try await ConsumerPackage.withTraits.value
@@ -114,6 +189,8 @@
       try await Support.withCollector("consumer") { directory, collector in
         let spool = directory + "/spool"
         var acknowledged: [String] = []
+        var spansStarted: [String] = []
+        var spansEnded: [String] = []
         var generation = 0
         // The kills: each run lives a random time (some die while bootstrapping, some while
         // the forwarder sends), then is SIGKILLed; the next starts on the same directory.
@@ -127,6 +204,8 @@
           kill(run.process.processIdentifier, SIGKILL)
           try #require(try await run.waitForExit(limit: .seconds(10)))
           acknowledged += run.acknowledged
+          spansStarted += run.spans.started
+          spansEnded += run.spans.ended
           generation += 1
         }
 
@@ -152,6 +231,8 @@
         #expect(last.text.contains("shutdown delivered="), "\(last.text.suffix(300))")
         let lastAcknowledged = last.acknowledged
         acknowledged += lastAcknowledged
+        spansStarted += last.spans.started
+        spansEnded += last.spans.ended
 
         // After the SIGTERM, before any other run: each record of the last run whose log call
         // returned is at the collector or durable in the spool.
@@ -184,6 +265,8 @@
         let missing = Set(acknowledged).subtracting(arrivals.keys)
         #expect(missing.isEmpty, "\(missing.count) returned records never arrived")
         #expect(Set(acknowledged).count == acknowledged.count)
+
+        try Self.checkSpans(collector, started: spansStarted, ended: spansEnded)
 
         // The counter: an increment follows each record's log call and precedes its line, so
         // it lies between the lines printed and the records logged, a SIGKILL taking at most

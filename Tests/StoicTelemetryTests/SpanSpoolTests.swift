@@ -134,6 +134,30 @@ struct SpanSpoolTests {
     try reopened.close()
   }
 
+  @Test("the drop carries neither a start whose end came after it nor one carried already")
+  func dropCarriesOnlyWhatIsStillOpen() throws {
+    let disk = SimulatedFileSystem()
+    let spool = try SpoolTestSupport.open(disk, options: Self.options())
+    let spans = try #require(spool.spans)
+    spans.start(Self.start(1, at: 100))  // ends after the first drop's point
+    spans.start(Self.start(2, at: 105))  // stays open: carried once
+    let first = try #require(
+      spans.end(SpanEnd(start: Self.start(3, at: 110), endTimeNanoseconds: 120)))
+    spans.end(SpanEnd(start: Self.start(1, at: 100), endTimeNanoseconds: 130))
+    #expect(try spans.startsToCarry(through: first) == [Self.start(2, at: 105)])
+    try spans.dropEndedThrough(first)
+    // A crash between a carry and its drop leaves the old start and its copy: the copy past
+    // the drop's point settles it.
+    let copied = try #require(spans.start(Self.start(2, at: 105)))
+    #expect(try spans.startsToCarry(through: copied - 1).isEmpty)
+    var starts = 0
+    try spans.forEachSpanRecord { (_, record) throws(StoreError) in
+      if case .success(.start) = record { starts += 1 }
+    }
+    #expect(starts == 2)
+    try spool.close()
+  }
+
   @Test("without the carry, the drop would lose the open span: the control loses it")
   func dropWithoutCarryLosesTheSpan() throws {
     let disk = SimulatedFileSystem()

@@ -47,19 +47,35 @@ struct ForwardingRun {
   var maxRecords = ForwarderOptions().maxRecords
   /// Whether batches go to the example collector (`true`) or to a ``NullReceiver``.
   var toCollector = true
+  /// What the spool is filled with: log records, or spans (each a start and an end record,
+  /// forwarded as one OTLP span).
+  var signal = Signal.logs
+
+  /// The signal a run forwards.
+  enum Signal {
+    /// Log records (the benchmark's log line).
+    case logs
+    /// Spans: a server span with three attributes, ten to a trace.
+    case spans
+  }
 
   /// Fills a spool in `directory` with at least `records` records or `bytes` spooled bytes
   /// (whichever comes later), then times its drain into a collector.
   func measure(in directory: String, records: Int, bytes: UInt64 = 0) throws -> Sample {
     let disk = MeteredFileSystem(PosixFileSystem())
+    var spoolOptions = TelemetryOptions(
+      logs: LogSpoolOptions(byteLimit: max(256 << 20, bytes * 2)))
+    if signal == .spans { spoolOptions.spans = spoolOptions.logs }
     let spool = try TelemetrySpool.open(
-      at: directory + "/spool",
-      options: TelemetryOptions(logs: LogSpoolOptions(byteLimit: max(256 << 20, bytes * 2))),
-      fileSystem: disk)
-    let written = try Self.fill(spool, records: records, bytes: bytes)
+      at: directory + "/spool", options: spoolOptions, fileSystem: disk)
+    let written =
+      signal == .spans
+      ? try Self.fillSpans(spool, spans: records)
+      : try Self.fill(spool, records: records, bytes: bytes)
     // A backlog is as old as the outage: its sealed segments were compressed long before the
     // drain, not during it.
     try spool.logs.compressSealedSegments()
+    try spool.spans?.compressSealedSegments()
     let spooled = disk.reset()
     let encoding = encoding
     let compression = compression
@@ -85,14 +101,16 @@ struct ForwardingRun {
     }
     let forwarding = disk.reset()
     try spool.close()
-    guard report.logRecordsDelivered >= written, report.batchesParked == 0 else {
+    let delivered = signal == .spans ? report.spansDelivered : report.logRecordsDelivered
+    guard delivered >= written, report.batchesParked == 0 else {
       throw BenchError(
-        "forwarding: \(report.logRecordsDelivered) of \(written) records delivered, "
+        "forwarding: \(delivered) of \(written) \(signal) delivered, "
           + "\(report.batchesParked) batches parked (\(report.haltedBecause ?? "no reason"))")
     }
     return Sample(
-      records: report.logRecordsDelivered, seconds: seconds,
-      recordBytes: Self.recordBytes, spooledBytes: spooled.bytesWritten,
+      records: delivered, seconds: seconds,
+      recordBytes: signal == .spans ? Self.spanBytes : Self.recordBytes,
+      spooledBytes: spooled.bytesWritten,
       forwardingBytes: forwarding.bytesWritten, cpuSeconds: cpuSeconds)
   }
 
@@ -111,6 +129,42 @@ struct ForwardingRun {
         line: Self.line)
     ).count
   }()
+
+  /// The span every span of `fillSpans` is, `index` naming its ids and times.
+  static func span(_ index: Int) -> SpanEnd {
+    let start = SpanStart(
+      traceID: TraceID(high: 0x5354_4f49_4300_0000, low: UInt64(index / 10 + 1)),
+      spanID: SpanID(UInt64(index + 1)),
+      parentSpanID: SpanID(index % 10 == 0 ? 0 : UInt64(index / 10 * 10 + 1)), kind: .server,
+      name: "GET /users", startTimeNanoseconds: 1_790_000_000_000_000_000 + Int64(index) * 1_000)
+    return SpanEnd(
+      start: start, endTimeNanoseconds: start.startTimeNanoseconds + 250_000,
+      attributes: [
+        "http.request.method": .string("GET"), "http.route": .string("/users"),
+        "http.response.status_code": .int(200),
+      ])
+  }
+
+  /// The encoded size of a span's two records (its start and its end).
+  static let spanBytes: Int = {
+    let end = span(0)
+    return SpanRecordFormat.encode(end.start).count + SpanRecordFormat.encode(end).count
+  }()
+
+  /// Starts and ends `spans` spans (``span(_:)``) in the span spool, flushing every 10,000;
+  /// returns how many.
+  private static func fillSpans(_ spool: TelemetrySpool, spans: Int) throws -> Int {
+    guard let spanSpool = spool.spans else { throw BenchError("forwarding: no span spool") }
+    for index in 0..<spans {
+      let end = span(index)
+      guard spanSpool.start(end.start) != nil, spanSpool.end(end) != nil else {
+        throw BenchError("forwarding: the spool dropped a span")
+      }
+      if index % 10_000 == 9_999 { try spool.flush() }
+    }
+    try spool.flush()
+    return spans
+  }
 
   /// Logs the benchmark's log line at the info level (buffered, synced by `flush`) until
   /// `records` are written and `bytes` of records spooled; returns how many were written.

@@ -2,7 +2,8 @@ import Foundation
 import StoicForwarding
 
 /// End-to-end forwarding into the example collector on 127.0.0.1 (both in this process, on 2
-/// shared cores): records per second for protobuf and JSON, with and without gzip; the disk
+/// shared cores): records per second for protobuf and JSON, with and without gzip, and spans
+/// per second for protobuf with gzip; the disk
 /// bytes written per forwarded record against its spooled size; and the drain rate of a
 /// backlog in MB/s of spooled data (32 MiB by default, 1 GiB with `--large`). With each figure,
 /// the CPU time (sender and collector together) per forwarded record.
@@ -24,6 +25,10 @@ struct ForwardingScenario: Scenario {
     (
       "sender-only",
       ForwardingRun(encoding: .protobuf, compression: .gzip, toCollector: false)
+    ),
+    (
+      "spans-protobuf+gzip",
+      ForwardingRun(encoding: .protobuf, compression: .gzip, signal: .spans)
     ),
   ]
 
@@ -73,8 +78,9 @@ struct ForwardingScenario: Scenario {
       scenario: id, metric: "throughput", unit: "records/s",
       title: "\(records) spooled log records forwarded end to end (one drain, batches of 1,000) "
         + "into the example collector on 127.0.0.1, in-process; stoic = protobuf+gzip, peers = "
-        + "the other encodings, batches of 10,000, and the sender alone (every request "
-        + "answered 200 without a network or a collector)",
+        + "the other encodings, batches of 10,000, the sender alone (every request "
+        + "answered 200 without a network or a collector), and spans (a server span with 3 "
+        + "attributes, its start and end records forwarded as one OTLP span; spans/s)",
       stoic: Summary(throughput["protobuf+gzip"] ?? []))
     rate.peers = Self.encodings.dropFirst().map {
       .init(name: $0.name, summary: Summary(throughput[$0.name] ?? []))

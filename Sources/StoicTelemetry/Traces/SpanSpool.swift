@@ -130,14 +130,15 @@ extension RecordSpool where Format == SpanRecordFormat {
   /// first), so that a span outliving the batches the forwarder sends is still ended, once,
   /// after a crash. An end is never carried: once sent, it is done.
   ///
-  /// Reads the spool from its low-water mark to its end to find the open spans.
+  /// Reads the records up to `sequence` (the batch just sent), then past it only as far as
+  /// it takes to find an end, or a copy carried earlier, of each start found open there: a
+  /// drop costs what was sent, not the spool's size, unless a span is still open.
   ///
   /// - Throws: As ``dropThrough(_:)``, and the read's errors (nothing is dropped then).
   public func dropEndedThrough(_ sequence: UInt64) throws(StoreError) {
-    let (open, _) = try openSpans()
-    let carried = open.filter { $0.sequence <= sequence }
+    let carried = try startsToCarry(through: sequence)
     if !carried.isEmpty {
-      for (_, start) in carried {
+      for start in carried {
         guard self.start(start) != nil else {
           throw StoreError(
             .other, "a span's start could not be carried past the drop; nothing dropped",
@@ -147,6 +148,47 @@ extension RecordSpool where Format == SpanRecordFormat {
       try currentJournal()?.sync()
     }
     try dropThrough(sequence)
+  }
+
+  /// The starts at or below `sequence` of the spans with no end in the spool and no copy of
+  /// their start after `sequence` (one a drop interrupted by a crash carried already), in the
+  /// order they were started.
+  func startsToCarry(through sequence: UInt64) throws(StoreError) -> [SpanStart] {
+    // Each open span's first start, by sequence: decoded only for the few left at the end.
+    var open: [SpanKey: UInt64] = [:]
+    try forEachEncodedRecord(through: sequence) { (recordSequence, bytes) throws(StoreError) in
+      guard let header = SpanRecordFormat.header(of: bytes) else { return }
+      let key = SpanKey(traceID: header.traceID, spanID: header.spanID)
+      switch header.recordKind {
+      case SpanRecordFormat.recordKindEnd: open[key] = nil
+      case SpanRecordFormat.recordKindStart where open[key] == nil: open[key] = recordSequence
+      default: break
+      }
+    }
+    if !open.isEmpty, sequence < .max {
+      try settle(&open, after: sequence)
+    }
+    var starts: [SpanStart] = []
+    for recordSequence in open.values.sorted() {
+      try forEachEncodedRecord(from: recordSequence, through: recordSequence) {
+        (_, bytes) throws(StoreError) in
+        if case .start(let start)? = try? SpanRecordFormat.decode(bytes) { starts.append(start) }
+      }
+    }
+    return starts
+  }
+
+  /// Removes from `open` each span with a record after `sequence`, reading only until none is
+  /// left.
+  private func settle(_ open: inout [SpanKey: UInt64], after sequence: UInt64)
+    throws(StoreError)
+  {
+    try forEachEncodedRecord(from: sequence + 1) { (_, bytes) throws(StoreError) in
+      guard let header = SpanRecordFormat.header(of: bytes) else { return }
+      // An end, or a start carried before: either way the span needs no carrying now.
+      open[SpanKey(traceID: header.traceID, spanID: header.spanID)] = nil
+      if open.isEmpty { throw Self.stopReading }
+    }
   }
 }
 

@@ -1,3 +1,4 @@
+import CBenchSystem
 import InMemoryTracing
 import StoicTelemetry
 import StoicTracing
@@ -15,8 +16,10 @@ struct SpanRecordScenario: Scenario {
     let spans = context.quick ? 20_000 : 100_000
     var latencies: [String: [LatencyPercentiles]] = [:]
     var throughput: [String: [Double]] = [:]
+    var allocations: [String: [Double]] = [:]
     func measure(_ name: String, _ tracer: some Tracer) {
       var timings = [UInt64](repeating: 0, count: spans)
+      let allocated = stoic_bench_allocations()
       let started = MonotonicClock.now()
       for index in 0..<spans {
         let before = MonotonicClock.now()
@@ -29,6 +32,8 @@ struct SpanRecordScenario: Scenario {
       }
       throughput[name, default: []].append(
         Double(spans) / MonotonicClock.seconds(since: started))
+      allocations[name, default: []].append(
+        Double(stoic_bench_allocations() - allocated) / Double(spans))
       latencies[name, default: []].append(LatencyPercentiles(latencies: timings))
     }
     for run in 1...context.runs {
@@ -62,12 +67,17 @@ struct SpanRecordScenario: Scenario {
         label: "span ≤ 10 µs p99", value: stoic.p99, threshold: 10_000, comparison: .atMost,
         unit: " ns"),
     ]
+    let names = ["stoic", "swift-distributed-tracing-noop", "swift-distributed-tracing-in-memory"]
     result.notes =
-      ["stoic", "swift-distributed-tracing-noop", "swift-distributed-tracing-in-memory"].map {
+      names.map {
         let percentiles = LatencyPercentiles.median(of: latencies[$0] ?? [])
         return "\($0) latency per span: p50 \(Format.number(percentiles.p50)) ns, "
           + "p99 \(Format.number(percentiles.p99)) ns, p999 \(Format.number(percentiles.p999)) ns"
-      }
+      } + [
+        "allocations per span (malloc family, this thread): "
+          + names.map { "\($0) \(Format.number(Summary(allocations[$0] ?? []).median))" }
+          .joined(separator: ", ")
+      ]
     return [result]
   }
 }

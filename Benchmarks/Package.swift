@@ -14,7 +14,10 @@ let package = Package(
   name: "StoicBenchmarks",
   platforms: [.macOS(.v15)],
   products: [
-    .executable(name: "stoic-bench", targets: ["stoic-bench"])
+    .executable(name: "stoic-bench", targets: ["stoic-bench"]),
+    // What the benchmark's peers built apart (SwiftOTelPeer/) share with it: the log line,
+    // the clocks, the shared counter, the allocation count.
+    .library(name: "BenchKit", targets: ["BenchKit"]),
   ],
   dependencies: [
     .package(name: "Stoic", path: "..", traits: ["SwiftLog", "SwiftMetrics", "Tracing"]),
@@ -28,9 +31,11 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
     .target(name: "CBenchSystem"),
+    .target(name: "BenchKit", dependencies: ["CBenchSystem"], swiftSettings: strictSettings),
     .executableTarget(
       name: "stoic-bench",
       dependencies: [
+        "BenchKit",
         "CBenchSystem",
         "CSQLite",
         .product(name: "StoicStore", package: "Stoic"),

@@ -1,3 +1,4 @@
+import BenchKit
 import Dispatch
 import Synchronization
 

@@ -1,3 +1,5 @@
+import BenchKit
+import CBenchSystem
 import Foundation
 import Logging
 import StoicForwarding
@@ -104,6 +106,8 @@ enum BenchChild {
     }
     let counter = try SharedCounter(path: arguments[4])
     counter.value = UInt64(start)
+    // SIGTERM ends the loop; the app then drains (Stoic) or closes its file, as on a stop.
+    stoic_bench_catch_sigterm()
     let line = LogLine()
     let pace = Pace(perSecond: rate)
     var loopCPU = 0.0
@@ -123,6 +127,7 @@ enum BenchChild {
       let logger = Logger(label: line.label) { StoicLogHandler(label: $0, spool: spool) }
       let loopStart = ProcessCPU.threadSeconds()
       for sequence in start..<end {
+        guard stoic_bench_sigterm_caught() == 0 else { break }
         SwiftLogPeer.info(logger, line, message: line.message(sequence: sequence))
         counter.value = UInt64(sequence + 1)
         pace.wait(sequence - start + 1)
@@ -146,6 +151,7 @@ enum BenchChild {
       let logger = Logger(label: line.label) { JSONLinesLogHandler(label: $0, file: file) }
       let loopStart = ProcessCPU.threadSeconds()
       for sequence in start..<end {
+        guard stoic_bench_sigterm_caught() == 0 else { break }
         SwiftLogPeer.info(logger, line, message: line.message(sequence: sequence))
         counter.value = UInt64(sequence + 1)
         pace.wait(sequence - start + 1)
@@ -155,31 +161,5 @@ enum BenchChild {
     }
     FileHandle.standardOutput.write(
       Data("\(ProcessIO.writeBytes(pid: nil) ?? 0)\n\(loopCPU)\n".utf8))
-  }
-}
-
-/// Holds a loop to a rate: after `done` calls, sleeps until their share of time has passed.
-struct Pace {
-  let perSecond: Int
-  let start = MonotonicClock.now()
-
-  func wait(_ done: Int) {
-    guard perSecond > 0, done % 64 == 0 else { return }
-    let due = start + UInt64(done) * 1_000_000_000 / UInt64(perSecond)
-    let now = MonotonicClock.now()
-    if due > now { usleep(UInt32((due - now) / 1_000)) }
-  }
-}
-
-/// `write_bytes` of `/proc/PID/io` (or `/proc/self/io`): the bytes a process caused to be sent
-/// to storage, its dirtied mapped pages included.
-enum ProcessIO {
-  static func writeBytes(pid: Int32?) -> Int? {
-    let path = "/proc/\(pid.map(String.init) ?? "self")/io"
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-    for line in text.split(separator: "\n") where line.hasPrefix("write_bytes:") {
-      return Int(line.dropFirst("write_bytes:".count).trimmingCharacters(in: .whitespaces))
-    }
-    return nil
   }
 }

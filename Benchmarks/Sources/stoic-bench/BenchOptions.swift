@@ -1,3 +1,5 @@
+import BenchKit
+
 /// The command line of `stoic-bench`.
 struct BenchOptions {
   var json = false

@@ -1,3 +1,5 @@
+import BenchKit
+
 /// One figure of a scenario: Stoic and its peers, each summarised over repeated runs, with the
 /// issue's targets checked against the medians.
 struct BenchResult {

@@ -1,3 +1,4 @@
+import BenchKit
 import Foundation
 
 /// Runs the selected scenarios in a directory of their own and prints the report.

@@ -1,3 +1,4 @@
+import BenchKit
 import CBenchSystem
 import Foundation
 
@@ -86,23 +87,5 @@ struct ChildProcess {
       return 0
     }
     return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-  }
-}
-
-/// A counter in a shared mapped file: a child stores how many log calls have returned, and
-/// the value survives its SIGKILL for the parent to read.
-struct SharedCounter: @unchecked Sendable {
-  private let pointer: UnsafeMutablePointer<UInt64>
-
-  init(path: String) throws {
-    guard let mapped = stoic_bench_map_counter(path) else {
-      throw BenchError("cannot map the counter \(path)")
-    }
-    pointer = mapped
-  }
-
-  var value: UInt64 {
-    get { stoic_bench_counter_load(pointer) }
-    nonmutating set { stoic_bench_counter_store(pointer, newValue) }
   }
 }

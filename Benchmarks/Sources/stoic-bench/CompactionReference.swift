@@ -1,3 +1,4 @@
+import BenchKit
 import StoicStore
 
 /// Reference figures for the compaction scenario: plain zstd over the first 8 MiB of the same

@@ -1,3 +1,4 @@
+import BenchKit
 import StoicStore
 
 /// Scenario 5: the journal's sealing and zstd compression of segments, over a generated log

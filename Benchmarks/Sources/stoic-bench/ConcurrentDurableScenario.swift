@@ -1,3 +1,4 @@
+import BenchKit
 import StoicStore
 
 /// Scenario 3: T threads, each waiting for its own record to be durable before it appends the

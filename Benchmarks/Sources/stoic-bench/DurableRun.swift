@@ -1,3 +1,4 @@
+import BenchKit
 import StoicStore
 import Synchronization
 

@@ -1,3 +1,5 @@
+import BenchKit
+
 /// What repeated runs of Stoic's durable appenders measured, turned into the three figures of
 /// the concurrent-durable targets.
 struct DurableSamples {

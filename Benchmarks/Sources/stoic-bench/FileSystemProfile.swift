@@ -1,3 +1,4 @@
+import BenchKit
 import Glibc
 import StoicStore
 import Synchronization

@@ -1,3 +1,4 @@
+import BenchKit
 import StoicCollector
 import StoicForwarding
 import StoicStore

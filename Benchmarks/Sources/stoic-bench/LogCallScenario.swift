@@ -1,3 +1,5 @@
+import BenchKit
+
 /// Scenario 1: a log call that is safe against a process crash, one thread.
 ///
 /// Stoic appends each record with ``SyncPolicy/never`` (the record is in the kernel when the

@@ -1,3 +1,4 @@
+import BenchKit
 import StoicStore
 import StoicTelemetry
 
@@ -34,6 +35,7 @@ struct LogRecordScenario: Scenario {
     var rates: [String: [Double]] = [:]
     var latencies: [String: [LatencyPercentiles]] = [:]
     var allocations: [String: [Double]] = [:]
+    let swiftOTel = SwiftOTelPeer.locate()
     for run in 1...context.runs {
       context.progress("log-record run \(run)/\(context.runs)")
       try context.inFreshDirectory(id) { directory in
@@ -44,8 +46,18 @@ struct LogRecordScenario: Scenario {
             LatencyPercentiles(latencies: sample.latencies ?? []))
           allocations[contender.name, default: []].append(sample.allocationsPerCall ?? .nan)
         }
+        for (configuration, name) in SwiftOTelPeer.configurations {
+          guard let swiftOTel else { continue }
+          let timing = try swiftOTel.time(
+            "log-record", configuration: configuration, count: count, in: directory)
+          rates[name, default: []].append(timing.perSecond)
+          latencies[name, default: []].append(timing.latency)
+          allocations[name, default: []].append(timing.allocationsPerCall)
+        }
       }
     }
+    let names =
+      contenders.map(\.name) + (swiftOTel == nil ? [] : SwiftOTelPeer.configurations.map(\.1))
     var result = BenchResult(
       scenario: id, metric: "throughput", unit: "records/s",
       title: "logger.info through swift-log (60-byte message, 3 metadata pairs), "
@@ -53,17 +65,19 @@ struct LogRecordScenario: Scenario {
         + "\(count) records (stream-handler-imitation and jsonl-write: \(count / 4), "
         + "sqlite-normal: \(count / 10))",
       stoic: Summary(rates["stoic"] ?? []))
-    result.peers = contenders.dropFirst().map {
-      .init(name: $0.name, summary: Summary(rates[$0.name] ?? []))
+    result.peers = names.dropFirst().map {
+      .init(name: $0, summary: Summary(rates[$0] ?? []))
     }
     let stoicLatency = LatencyPercentiles.median(of: latencies["stoic"] ?? [])
     result.latency = stoicLatency
-    result.notes = contenders.dropFirst().map { contender in
-      let peer = LatencyPercentiles.median(of: latencies[contender.name] ?? [])
-      return "\(contender.name) latency per call: p50 \(Format.number(peer.p50)) ns, "
+    result.notes = names.dropFirst().map { name in
+      let peer = LatencyPercentiles.median(of: latencies[name] ?? [])
+      return "\(name) latency per call: p50 \(Format.number(peer.p50)) ns, "
         + "p99 \(Format.number(peer.p99)) ns, p999 \(Format.number(peer.p999)) ns"
     }
-    let allocated = contenders.map { ($0.name, Summary(allocations[$0.name] ?? []).median) }
+    result.notes.append(
+      swiftOTel == nil ? SwiftOTelPeer.buildHint : SwiftOTelPeer.configurationNote)
+    let allocated = names.map { ($0, Summary(allocations[$0] ?? []).median) }
     result.notes.append(
       "allocations per call (malloc family, this thread): "
         + allocated.map { "\($0.0) \(Format.number($0.1))" }.joined(separator: ", "))

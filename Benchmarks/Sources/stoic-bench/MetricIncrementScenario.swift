@@ -10,7 +10,9 @@ struct MetricIncrementScenario: Scenario {
   func run(in context: BenchContext) throws -> [BenchResult] {
     let operations = context.quick ? 1_000_000 : 5_000_000
     var results: [BenchResult] = []
+    let swiftOTel = SwiftOTelPeer.locate()
     for threads in [1, 2] {
+      var swiftOTelRuns: [String: [Double]] = [:]
       var counter: [Double] = []
       var histogram: [Double] = []
       var floor: [Double] = []
@@ -38,6 +40,12 @@ struct MetricIncrementScenario: Scenario {
                 for _ in 0..<operations { shared.wrappingAdd(1, ordering: .relaxed) }
               }))
           try spool.close()
+          for (configuration, name) in SwiftOTelPeer.configurations where threads == 1 {
+            guard let swiftOTel else { continue }
+            let timing = try swiftOTel.time(
+              "metric-increment", configuration: configuration, count: operations, in: directory)
+            swiftOTelRuns[name, default: []].append(1e9 / timing.perSecond)
+          }
         }
       }
       let peer = BenchResult.Peer(name: "atomic-add", summary: Summary(floor))
@@ -47,7 +55,18 @@ struct MetricIncrementScenario: Scenario {
       var increment = BenchResult(
         scenario: id, metric: "counter-\(threads)-thread", unit: "ns/op",
         title: "counter increment, " + title, stoic: Summary(counter))
-      increment.peers = [peer]
+      increment.peers =
+        [peer]
+        + SwiftOTelPeer.configurations.compactMap { _, name in
+          swiftOTelRuns[name].map { BenchResult.Peer(name: name, summary: Summary($0)) }
+        }
+      if threads == 1 {
+        increment.notes.append(
+          swiftOTel == nil
+            ? SwiftOTelPeer.buildHint
+            : "swift-otel: a Counter of swift-metrics over OTel.bootstrap's metrics backend (its "
+              + "defaults; tuned changes nothing for metrics), one thread")
+      }
       increment.targets = [
         TargetCheck(
           label: "counter ≤ 3× atomic-add, \(threads) thread(s)",

@@ -1,3 +1,4 @@
+import BenchKit
 import Foundation
 import StoicCollector
 import StoicForwarding
@@ -100,14 +101,25 @@ struct PipelineRun {
   /// Stoic under `kills` SIGKILLs of the app (which holds the forwarder) at random moments,
   /// logging at `rate` records a second; then one app that logs a last few records and drains.
   func stoicKills(_ kills: Int, rate: Int, random: inout BenchRandom) throws -> KillTally {
+    try appKills(kills, random: &random) { collector, range in
+      try startStoicApp(collector, range: range, rate: rate, output: "stoic-app.out")
+    }
+  }
+
+  /// An app started by `start` (into the collector, for a range of sequences) SIGKILLed
+  /// `kills` times at random moments and started again each time; then one that logs a last
+  /// thousand records and ends by itself.
+  func appKills(
+    _ kills: Int, random: inout BenchRandom,
+    start: (Collector, Range<Int>) throws -> ChildProcess
+  ) throws -> KillTally {
     let collector = try Collector.start(CollectorOptions(dataDirectory: directory + "/collector"))
     defer { try? collector.stop() }
     let counter = try SharedCounter(path: counterPath)
     var returned: [Range<Int>] = []
     var next = 0
     for _ in 0..<kills {
-      let app = try startStoicApp(
-        collector, range: next..<(1 << 40), rate: rate, output: "stoic-app.out")
+      let app = try start(collector, next..<(1 << 40))
       usleep(UInt32.random(in: 100_000...600_000, using: &random))
       app.kill()
       _ = try app.wait()
@@ -116,8 +128,8 @@ struct PipelineRun {
       next = end + 1
     }
     let last = next..<(next + 1_000)
-    let app = try startStoicApp(collector, range: last, rate: rate, output: "stoic-app.out")
-    try app.succeed("the last Stoic app")
+    let app = try start(collector, last)
+    try app.succeed("the last app")
     returned.append(last)
     try Self.waitUntilQuiet(collector)
     return try Self.tally(collector, returned: returned, kills: kills)
@@ -175,9 +187,9 @@ struct PipelineRun {
 
   // MARK: helpers
 
-  private var counterPath: String { directory + "/returned" }
+  var counterPath: String { directory + "/returned" }
 
-  private func startStoicApp(
+  func startStoicApp(
     _ collector: Collector, range: Range<Int>, rate: Int, output: String?
   ) throws -> ChildProcess {
     try ChildProcess.spawn(
@@ -257,19 +269,7 @@ struct PipelineRun {
 
   /// Waits until the collector's count has not changed for 3 s (at most 2 minutes).
   static func waitUntilQuiet(_ collector: Collector) throws {
-    let deadline = MonotonicClock.now() + 120_000_000_000
-    var last = -1
-    var since = MonotonicClock.now()
-    while MonotonicClock.now() < deadline {
-      let count = collector.stats.logRecords
-      if count != last {
-        last = count
-        since = MonotonicClock.now()
-      } else if MonotonicClock.seconds(since: since) >= 3 {
-        return
-      }
-      usleep(50_000)
-    }
+    _ = try lastChangeOnceQuiet(collector)
   }
 
   /// Lost and duplicated records: every record the collector holds, by the sequence in its

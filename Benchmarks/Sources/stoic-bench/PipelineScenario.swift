@@ -58,15 +58,21 @@ struct PipelineScenario: Scenario {
         }
       }
     }
+    let swiftOTel = SwiftOTelPeer.locate()
+    let swiftOTelKills = try swiftOTelKills(
+      in: context, peer: swiftOTel, kills: Self.kills, random: &random)
+    let seconds = context.quick ? 2.0 : 4.0
+    let rated = try ratedRuns(in: context, peer: swiftOTel, seconds: seconds)
     return results(
-      records: records, stoic: stoic, peer: peer, stoicKills: stoicKills, peerKills: peerKills,
-      skipped: found.reason)
+      records: records, stoic: stoic, peer: peer, stoicKills: stoicKills,
+      peerKills: peerKills, swiftOTelKills: swiftOTelKills, skipped: found.reason)
+      + rateResults(rated, seconds: seconds, peer: swiftOTel)
   }
 
   private func results(
     records: Int, stoic: [PipelineRun.Sample], peer: [PipelineRun.Sample],
     stoicKills: PipelineRun.KillTally, peerKills: [String: PipelineRun.KillTally],
-    skipped: String?
+    swiftOTelKills: [String: PipelineRun.KillTally], skipped: String?
   ) -> [BenchResult] {
     let peerName = "otelcol-filelog"
     let setUp =
@@ -129,16 +135,27 @@ struct PipelineScenario: Scenario {
         title: "records \(metric == "lost-after-kills" ? "lost" : "delivered twice") at the "
           + "collector, against the log calls that returned, " + killSetUp,
         stoic: Summary([Double(value(stoicKills))]))
-      result.peers = ["beginning", "end"].compactMap { startAt in
-        peerKills[startAt].map {
-          .init(name: "\(peerName) (start_at \(startAt))", summary: Summary([Double(value($0))]))
+      result.peers =
+        ["beginning", "end"].compactMap { startAt in
+          peerKills[startAt].map {
+            .init(name: "\(peerName) (start_at \(startAt))", summary: Summary([Double(value($0))]))
+          }
         }
-      }
+        + SwiftOTelPeer.configurations.compactMap { _, name in
+          swiftOTelKills[name].map { .init(name: name, summary: Summary([Double(value($0))])) }
+        }
       result.notes =
         ["stoic: \(Format.count(stoicKills.returned)) log calls returned"]
         + ["beginning", "end"].compactMap { startAt in
           peerKills[startAt].map {
             "\(peerName) start_at \(startAt): \(Format.count($0.returned)) log calls returned, "
+              + "\(Format.count($0.lost)) lost, \(Format.count($0.duplicated)) duplicated"
+          }
+        }
+        + SwiftOTelPeer.configurations.compactMap { _, name in
+          swiftOTelKills[name].map {
+            "\(name): \($0.kills) SIGKILLs of the app at \(Format.count(Self.killRate)) "
+              + "records/s, \(Format.count($0.returned)) log calls returned, "
               + "\(Format.count($0.lost)) lost, \(Format.count($0.duplicated)) duplicated"
           }
         } + (skipped.map { ["peer \(peerName) skipped: \($0)"] } ?? [])

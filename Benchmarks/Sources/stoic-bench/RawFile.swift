@@ -1,3 +1,4 @@
+import BenchKit
 import Glibc
 
 /// A file written with the bare system calls, for the physical-floor peers.

@@ -1,3 +1,4 @@
+import BenchKit
 import Foundation
 
 /// The parent side of the replay scenarios: re-executes this binary with the hidden

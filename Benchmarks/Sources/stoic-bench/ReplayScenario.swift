@@ -1,3 +1,4 @@
+import BenchKit
 import StoicStore
 
 /// Scenario 4: open and full replay of a journal of a given size, page cache warm.

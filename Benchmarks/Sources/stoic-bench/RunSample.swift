@@ -1,3 +1,4 @@
+import BenchKit
 import CBenchSystem
 
 /// What one run of one contender measured.

@@ -1,3 +1,4 @@
+import BenchKit
 import CSQLite
 
 /// A SQLite database in WAL mode with one table of blobs, through the C API.

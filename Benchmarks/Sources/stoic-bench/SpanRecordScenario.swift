@@ -1,3 +1,4 @@
+import BenchKit
 import CBenchSystem
 import InMemoryTracing
 import StoicTelemetry
@@ -36,8 +37,18 @@ struct SpanRecordScenario: Scenario {
         Double(stoic_bench_allocations() - allocated) / Double(spans))
       latencies[name, default: []].append(LatencyPercentiles(latencies: timings))
     }
+    let swiftOTel = SwiftOTelPeer.locate()
     for run in 1...context.runs {
       context.progress("span-record, run \(run)/\(context.runs)")
+      for (configuration, name) in SwiftOTelPeer.configurations {
+        guard let swiftOTel else { continue }
+        let timing = try context.inFreshDirectory(id) { directory in
+          try swiftOTel.time("span", configuration: configuration, count: spans, in: directory)
+        }
+        throughput[name, default: []].append(timing.perSecond)
+        latencies[name, default: []].append(timing.latency)
+        allocations[name, default: []].append(timing.allocationsPerCall)
+      }
       try context.inFreshDirectory(id) { directory in
         var options = TelemetryOptions()
         options.spans = LogSpoolOptions()
@@ -56,7 +67,10 @@ struct SpanRecordScenario: Scenario {
         + "spans per second (higher is better)",
       stoic: Summary(throughput["stoic"] ?? []))
     result.latency = stoic
-    result.peers = ["swift-distributed-tracing-noop", "swift-distributed-tracing-in-memory"].map {
+    let names =
+      ["stoic", "swift-distributed-tracing-noop", "swift-distributed-tracing-in-memory"]
+      + (swiftOTel == nil ? [] : SwiftOTelPeer.configurations.map(\.1))
+    result.peers = names.dropFirst().map {
       BenchResult.Peer(name: $0, summary: Summary(throughput[$0] ?? []))
     }
     result.targets = [
@@ -67,7 +81,6 @@ struct SpanRecordScenario: Scenario {
         label: "span ≤ 10 µs p99", value: stoic.p99, threshold: 10_000, comparison: .atMost,
         unit: " ns"),
     ]
-    let names = ["stoic", "swift-distributed-tracing-noop", "swift-distributed-tracing-in-memory"]
     result.notes =
       names.map {
         let percentiles = LatencyPercentiles.median(of: latencies[$0] ?? [])
@@ -76,7 +89,8 @@ struct SpanRecordScenario: Scenario {
       } + [
         "allocations per span (malloc family, this thread): "
           + names.map { "\($0) \(Format.number(Summary(allocations[$0] ?? []).median))" }
-          .joined(separator: ", ")
+          .joined(separator: ", "),
+        swiftOTel == nil ? SwiftOTelPeer.buildHint : SwiftOTelPeer.configurationNote,
       ]
     return [result]
   }

@@ -31,3 +31,10 @@ uint64_t *stoic_bench_map_counter(const char *path);
 
 void stoic_bench_counter_store(uint64_t *counter, uint64_t value);
 uint64_t stoic_bench_counter_load(const uint64_t *counter);
+
+// Makes SIGTERM set a flag instead of ending the process: the pipeline's app then stops
+// logging and ends as a service does on SIGTERM (it drains or flushes what it holds).
+void stoic_bench_catch_sigterm(void);
+
+// Whether a SIGTERM arrived since stoic_bench_catch_sigterm.
+int stoic_bench_sigterm_caught(void);

@@ -1,11 +1,14 @@
 /// p50 / p99 / p99.9 of per-call latencies, in nanoseconds.
-struct LatencyPercentiles {
-  let p50: Double
-  let p99: Double
-  let p999: Double
+public struct LatencyPercentiles: Sendable {
+  /// The median.
+  public let p50: Double
+  /// The 99th percentile.
+  public let p99: Double
+  /// The 99.9th percentile.
+  public let p999: Double
 
   /// Percentiles of one run's latencies (nearest rank).
-  init(latencies: [UInt64]) {
+  public init(latencies: [UInt64]) {
     let sorted = latencies.sorted()
     func rank(_ fraction: Double) -> Double {
       guard !sorted.isEmpty else { return .nan }
@@ -17,16 +20,10 @@ struct LatencyPercentiles {
     p999 = rank(0.999)
   }
 
-  init(p50: Double, p99: Double, p999: Double) {
+  /// The three figures given.
+  public init(p50: Double, p99: Double, p999: Double) {
     self.p50 = p50
     self.p99 = p99
     self.p999 = p999
-  }
-
-  /// The median of each percentile over several runs.
-  static func median(of runs: [LatencyPercentiles]) -> LatencyPercentiles {
-    LatencyPercentiles(
-      p50: Summary(runs.map(\.p50)).median, p99: Summary(runs.map(\.p99)).median,
-      p999: Summary(runs.map(\.p999)).median)
   }
 }

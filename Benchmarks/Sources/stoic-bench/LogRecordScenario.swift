@@ -92,10 +92,15 @@ struct LogRecordScenario: Scenario {
       "allocations beyond swift-log's own: \(Format.number(stoicAllocations - swiftLogAllocations))"
         + " per call, the spool's segment rolls (stoic-log-spool-direct makes "
         + "\(Format.number(allocated.first { $0.0 == "stoic-log-spool-direct" }?.1 ?? .nan)))")
+    let discarding = LatencyPercentiles.median(of: latencies["swift-log-discarding-handler"] ?? [])
     result.targets = [
       TargetCheck(
-        label: "stoic median ≤ 250 ns", value: stoicLatency.p50, threshold: 250,
+        label: "stoic median − swift-log-discarding-handler's (what Stoic adds to swift-log's "
+          + "own call) ≤ 250 ns", value: stoicLatency.p50 - discarding.p50, threshold: 250,
         comparison: .atMost, unit: " ns"),
+      TargetCheck(
+        label: "stoic median ≤ 250 ns (the moonshot: swift-log's own call included)",
+        value: stoicLatency.p50, threshold: 250, comparison: .atMost, unit: " ns"),
       TargetCheck(
         label: "stoic p99 ≤ 5 µs", value: stoicLatency.p99, threshold: 5_000,
         comparison: .atMost, unit: " ns"),

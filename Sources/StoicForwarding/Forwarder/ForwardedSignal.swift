@@ -4,12 +4,13 @@ internal import StoicTelemetry
 /// What the forwarder needs of one signal: where its records are in the spool, how a batch of
 /// them is formed, read back and encoded, how the receiver's answer to it is read, and how its
 /// acknowledged records leave the spool. One caseless conformer per signal lives in that
-/// signal's folder (``LogsSignal`` in `Logs/`, ``MetricsSignal`` in `Metrics/`), beside its
-/// OTLP model and encodings; `SpoolStream.forwarded` and `OTLPSignal.forwarded` map the
-/// persisted tags to it, in one place each. Beyond them the forwarder names a signal in three
-/// places only: `Forwarder.sampleMetrics()` (the metrics spool's sample a drain takes first),
-/// ``ForwardingReport``'s per-signal counts (records and data points delivered, the signals a
-/// `Retry-After` holds), and the outbox lane each batch is sent in (its stream).
+/// signal's folder (``LogsSignal`` in `Logs/`, ``MetricsSignal`` in `Metrics/`,
+/// ``TracesSignal`` in `Traces/`), beside its OTLP model and encodings; `SpoolStream.forwarded`
+/// and `OTLPSignal.forwarded` map the persisted tags to it, in one place each. Beyond them the
+/// forwarder names a signal in three places only: `Forwarder.sampleMetrics()` (the metrics
+/// spool's sample a drain takes first), ``ForwardingReport``'s per-signal counts (log records,
+/// data points and spans delivered, the signals a `Retry-After` holds), and the outbox lane
+/// each batch is sent in (its stream).
 ///
 /// Every method that reads the spool blocks on the disk: the ``Forwarder`` calls them on a
 /// `StoicStore/BlockingExecutor` (through ``SpoolBatchSource``).
@@ -18,7 +19,7 @@ protocol ForwardedSignal {
   static var stream: SpoolStream { get }
   /// The OTLP signal its batches are sent as.
   static var signal: OTLPSignal { get }
-  /// `logs` or `metrics`: the stream's name in a range's description.
+  /// `logs`, `metrics` or `traces`: the stream's name in a range's description.
   static var name: String { get }
   /// The one-letter tag the stream has in an idempotency key (stable: a key must not change
   /// across versions).

@@ -13,8 +13,8 @@ struct CollectorArguments {
   static let usage = """
     usage: stoic-collector --data DIR [options]
 
-    Stoic's example OTLP/HTTP collector: POST /v1/logs and /v1/metrics (protobuf or JSON,
-    gzip or not), deduplicated by Idempotency-Key in its own journal; GET /stats.
+    Stoic's example OTLP/HTTP collector: POST /v1/logs, /v1/metrics and /v1/traces (protobuf
+    or JSON, gzip or not), deduplicated by Idempotency-Key in its own journal; GET /stats.
     Prints "listening on HOST:PORT" when ready; SIGTERM or SIGINT stops it cleanly.
 
       --data DIR                   where the journal lives (required)

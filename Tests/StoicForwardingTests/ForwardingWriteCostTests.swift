@@ -1,8 +1,9 @@
-import StoicForwarding
 import StoicStore
 import StoicTelemetry
 import StoicTesting
 import Testing
+
+@testable import StoicForwarding
 
 /// What forwarding costs the disk: the bytes the forwarder writes (its outbox, and the spool's
 /// checkpoints when records leave it) per forwarded record, against the record's spooled size.
@@ -35,5 +36,39 @@ struct ForwardingWriteCostTests {
         + "forwarding wrote \(forwarding.bytesWritten) bytes (\(perRecordForwarding) per record) "
         + "and \(forwarding.syncs) syncs; disk bytes per forwarded record = \(ratio) × spooled")
     #expect(ratio <= 1.2, "forwarding writes \(ratio) × the spooled bytes")
+  }
+
+  @Test("a batch is formed without a sync when the durable records fill it, with one otherwise")
+  func batchSyncsOnlyWhenShort() throws {
+    let disk = MeteredFileSystem(SimulatedFileSystem())
+    // One segment: no roll seals (and syncs) the records behind the test's back.
+    var options = ForwarderFixture.spoolOptions()
+    options.logs.segmentSize = 1 << 20
+    let spool = try TelemetrySpool.open(
+      at: ForwarderFixture.root, options: options, fileSystem: disk)
+    let source = SpoolBatchSource(
+      spool: spool, options: ForwarderFixture.options(maxRecords: 100))
+    // At `info`, below the durable level: only a sync makes them durable.
+    for index in 0..<300 {
+      spool.logs.log(level: .info, label: "app", message: "record \(index)")
+      if index == 249 { try spool.flush() }
+    }
+    // 250 durable, 50 only in the kernel: the first two batches need no sync.
+    _ = disk.reset()
+    let first = try #require(try source.formBatch(.logs, from: 1))
+    let second = try #require(try source.formBatch(.logs, from: first.last + 1))
+    #expect(disk.reset().syncs == 0)
+    #expect(spool.logs.durableSequence == 250)
+    #expect(first.last - first.first + 1 == 100 && second.last == 200)
+    // 50 durable left, fewer than a batch: the sync makes the 50 after them durable too.
+    let third = try #require(try source.formBatch(.logs, from: second.last + 1))
+    #expect(disk.reset().syncs > 0)
+    #expect(third.last == 300, "\(third)")
+    #expect(!SpoolBatchSource.needsSync(durable: 300, last: 300, from: 1, batch: 100))
+    #expect(!SpoolBatchSource.needsSync(durable: 200, last: 300, from: 1, batch: 100))
+    #expect(SpoolBatchSource.needsSync(durable: 200, last: 300, from: 150, batch: 100))
+    #expect(SpoolBatchSource.needsSync(durable: 0, last: 300, from: 1, batch: 100))
+    #expect(!SpoolBatchSource.needsSync(durable: 0, last: 0, from: 1, batch: 100))
+    try spool.close()
   }
 }

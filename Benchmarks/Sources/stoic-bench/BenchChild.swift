@@ -17,6 +17,7 @@ enum BenchChild {
     case "spool-writer": try spoolWriter(rest)
     case "pipeline-app": try pipelineApp(rest)
     case "log-profile": try logProfile(rest)
+    case "open-profile": try openProfile(rest)
     default: throw BenchError("unknown child \(name)")
     }
   }
@@ -70,6 +71,30 @@ enum BenchChild {
   /// `spool-writer DIRECTORY READY_AFTER COUNTER`: opens the spool (recovering it after the last
   /// writer's kill), logs through a `Logger` and stores in COUNTER how many calls have returned
   /// (over all writers); after READY_AFTER calls prints `ready` and goes on until it is killed.
+  /// `open-profile make DIR BYTES SEGMENT_BYTES` writes a spool as `scale` does (sealed
+  /// segments compressed); `open-profile open DIR COUNT` opens and closes it COUNT times and
+  /// prints the median open in ms: for a profiler.
+  private static func openProfile(_ arguments: [String]) throws {
+    guard arguments.count == 3 || arguments.count == 4 else {
+      throw BenchError("open-profile make DIR BYTES SEGMENT | open DIR COUNT")
+    }
+    if arguments[0] == "make", arguments.count == 4, let bytes = Int(arguments[2]),
+      let segment = UInt64(arguments[3])
+    {
+      _ = try QuerySpool.make(at: arguments[1], bytes: bytes, segmentSize: segment)
+      return
+    }
+    guard let count = Int(arguments[2]) else { throw BenchError("open-profile: a count") }
+    var times: [Double] = []
+    for _ in 0..<count {
+      let start = MonotonicClock.now()
+      let spool = try TelemetrySpool.open(at: arguments[1])
+      times.append(MonotonicClock.seconds(since: start) * 1e3)
+      try spool.close()
+    }
+    FileHandle.standardError.write(Data("open: \(Summary(times).median) ms\n".utf8))
+  }
+
   private static func spoolWriter(_ arguments: [String]) throws {
     guard arguments.count == 3, let readyAfter = Int(arguments[1]) else {
       throw BenchError("spool-writer needs a directory, a count and a counter")

@@ -29,7 +29,9 @@ enum TracesSignal: ForwardedSignal {
     guard let spans = source.spool.spans else { return nil }
     let maxRecords = source.maxRecords
     let maxBytes = source.maxBytes
-    if spans.durableSequence < spans.lastSequence, spans.lastSequence >= start {
+    if SpoolBatchSource.needsSync(
+      durable: spans.durableSequence, last: spans.lastSequence, from: start, batch: maxRecords)
+    {
       try spans.flush()
     }
     let durable = spans.durableSequence

@@ -68,7 +68,7 @@ public struct SpoolBatchSource: Sendable {
 
   /// The next batch from `start`, or nil when no durable record is there. Records in the kernel
   /// but not yet synced are synced first (a log flush, or a metrics flush, which also samples
-  /// what changed) when the durable ones do not fill a batch (``needsSync(durable:last:from:batch:)``):
+  /// what changed) when the durable ones do not fill a batch (`needsSync(durable:last:from:batch:)`):
   /// a batch never names a record a power loss could take back and a later record reuse the
   /// sequence of.
   ///

@@ -33,9 +33,9 @@ extension Journal {
   ) throws(StoreError) {
     let view = try state.withLock { (core) throws(StoreError) in
       try core.checkUsable(directory)
-      return (core.sealed, core.sealing?.segment, core.active, core.lowWater)
+      return (core.sealed, core.sealing?.segment, core.active, core.lowWater, core.lastSequence)
     }
-    let (sealed, sealing, active, lowWater) = view
+    let (sealed, sealing, active, lowWater, last) = view
     let start = max(sequence, lowWater + 1)
     var segments:
       [(first: UInt64, kind: JournalFileNames.SegmentKind, name: String, end: UInt64?)] =
@@ -60,10 +60,10 @@ extension Journal {
         handle = try fileSystem.open(path, .readOnly)
       } catch {
         // Background maintenance may have sealed and replaced a `.log` by its `.zst` since
-        // the view was taken (never the active segment's).
-        guard error.code == .notFound, index + 1 < segments.count, kind == .log else {
-          throw error
-        }
+        // the view was taken: the active segment's too, when appends made meanwhile (the
+        // spool's own events) rolled it; the records appended after the view are not handed
+        // out (`last`).
+        guard error.code == .notFound, kind == .log else { throw error }
         kind = .compressed
         end = nil
         path = StorePath.join(
@@ -89,7 +89,7 @@ extension Journal {
           var delivered = false
           do throws(StoreError) {
             while try records.nextBlockBorrowing({ (recordSequence, payload) throws(StoreError) in
-              if recordSequence >= start {
+              if recordSequence >= start, recordSequence <= last {
                 delivered = true
                 try body(recordSequence, payload)
               }

@@ -65,12 +65,7 @@ enum SpanText {
   /// `unset`, `ok`, `error`, ``unfinishedMark`` or `open`.
   static func statusText(_ span: QueriedSpan) -> String {
     guard let end = span.end else { return openMark }
-    if end.isUnfinished { return unfinishedMark }
-    switch end.status.code {
-    case .unset: return "unset"
-    case .ok: return "ok"
-    case .error: return "error"
-    }
+    return end.isUnfinished ? unfinishedMark : statusName(end.status.code)
   }
 
   /// OTLP's name of a span kind, lower case without the prefix: `server`, `client`, ….

@@ -20,11 +20,6 @@ struct SpoolLocation: Sendable, Hashable {
   /// The span journal's directory: a spool's `spans/`, or the bare journal given.
   var spans: String { root.map { StorePath.join($0, "spans") } ?? logs }
 
-  /// The journal `signal` is kept in (see ``spans``).
-  func journal(for signal: SignalArgument) -> String {
-    signal == .traces ? spans : logs
-  }
-
   /// The directory of the spool's segment summaries, or `nil` for a bare log journal.
   var summaries: String? { root.map(SegmentSummaryStore.directory(ofSpool:)) }
 

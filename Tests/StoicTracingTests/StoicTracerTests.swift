@@ -103,6 +103,30 @@
       try spool.close()
     }
 
+    @Test(
+      "attributes changed in place keep every change, read back whole, and change nothing once the span ended"
+    )
+    func attributesChangedInPlace() throws {
+      let disk = SimulatedFileSystem()
+      let spool = try Self.spool(disk)
+      let tracer = try StoicTracer(spool: spool)
+      let span = tracer.startSpan("in place", context: .topLevel)
+      span.attributes["a"] = 1
+      span.attributes["b"] = "two"
+      #expect(span.attributes["a"]?.toSpanAttribute() == .int64(1))
+      span.attributes["a"] = nil
+      span.attributes["c"] = span.attributes["b"]
+      var whole = span.attributes
+      whole["d"] = true
+      span.attributes = whole
+      span.end()
+      span.attributes["late"] = "ignored"
+      #expect(span.attributes["late"] == nil)
+      let end = try #require(try Self.ends(spool).first)
+      #expect(end.attributes == ["b": .string("two"), "c": .string("two"), "d": .bool(true)])
+      try spool.close()
+    }
+
     @Test("a span not sampled writes nothing and passes its trace on, unsampled")
     func unsampled() throws {
       let disk = SimulatedFileSystem()

@@ -14,34 +14,32 @@
 /// the processors the holder and the woken thread need, and every handover waits for a
 /// context switch. This lock does neither.
 ///
-/// The value lives behind a pointer rather than in a stored property, so an access under the
-/// lock costs no dynamic exclusivity check (the lock is what makes it exclusive).
+/// The lock and the value live in one allocation (a `ManagedBuffer`: the value its header, the
+/// mutex its one element), so a lock costs one allocation where a class holding two pointers
+/// cost three, and an access under the lock costs no dynamic exclusivity check (the lock is
+/// what makes it exclusive). A copy of a `SleepingLock` is the same lock.
 ///
-/// It is also the lock ThreadSanitizer understands: it intercepts `pthread_mutex_lock` and
-/// `pthread_mutex_unlock`, whereas on Linux it does not see `Mutex`'s futex and reports every
-/// access to a value behind a `Mutex` as a race (`scripts/tsan-mutex-false-positive` shows it
-/// with ten lines). Every lock of the package is this one (the example collector's
-/// `ConditionLock` adds a condition variable to the same kind of `pthread_mutex_t`), so a
-/// ThreadSanitizer report is a real race.
-package final class SleepingLock<Value>: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private let value: UnsafeMutablePointer<Value>
+package struct SleepingLock<Value>: @unchecked Sendable {
+  private let storage: Storage
+
+  /// The one allocation: the value as the header, the mutex as the only element.
+  private final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
+    deinit {
+      withUnsafeMutablePointerToElements { mutex in
+        pthread_mutex_destroy(mutex)
+        _ = mutex.deinitialize(count: 1)
+      }
+    }
+  }
 
   /// A lock holding `value`.
   package init(_ value: Value) {
-    self.value = .allocate(capacity: 1)
-    self.value.initialize(to: value)
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
-  }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
-    mutex.deallocate()
-    value.deinitialize(count: 1)
-    value.deallocate()
+    let buffer = Storage.create(minimumCapacity: 1) { _ in value }
+    storage = unsafeDowncast(buffer, to: Storage.self)
+    storage.withUnsafeMutablePointerToElements { mutex in
+      mutex.initialize(to: pthread_mutex_t())
+      pthread_mutex_init(mutex, nil)
+    }
   }
 
   /// Runs `body` with the value while holding the lock.
@@ -50,8 +48,10 @@ package final class SleepingLock<Value>: @unchecked Sendable {
   package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result)
     throws(Failure) -> Result
   {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return try body(&value.pointee)
+    try storage.withUnsafeMutablePointers { value, mutex throws(Failure) -> Result in
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return try body(&value.pointee)
+    }
   }
 }

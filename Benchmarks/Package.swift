@@ -41,6 +41,7 @@ let package = Package(
         .product(name: "StoicStore", package: "Stoic"),
         .product(name: "StoicTelemetry", package: "Stoic"),
         .product(name: "StoicForwarding", package: "Stoic"),
+        .product(name: "StoicTesting", package: "Stoic"),
         .product(name: "StoicCollector", package: "Stoic"),
         .product(name: "StoicLogging", package: "Stoic"),
         .product(name: "StoicTracing", package: "Stoic"),

@@ -1,6 +1,6 @@
 import Foundation
-import StoicForwarding
 import StoicStore
+import StoicTesting
 import Testing
 
 #if canImport(Glibc)

@@ -111,6 +111,39 @@ struct SpanSpoolTests {
     try reopened.close()
   }
 
+  @Test("a close reads the spans this process wrote, not the spans earlier processes left")
+  func closeReadsOnlyWhatThisProcessWrote() throws {
+    let disk = SimulatedFileSystem()
+    var options = Self.options()
+    // Small segments, as a spool's are small against what it holds: a read skips whole
+    // segments that end before where it starts.
+    options.spans?.segmentSize = 16 << 10
+    let earlier = try SpoolTestSupport.open(disk, options: options)
+    let earlierSpans = try #require(earlier.spans)
+    for number in 1...10_000 as ClosedRange<UInt64> {
+      let start = Self.start(number, at: Int64(number))
+      earlierSpans.start(start)
+      earlierSpans.end(SpanEnd(start: start, endTimeNanoseconds: Int64(number) + 1))
+    }
+    try earlier.close()
+    let left = disk.allPaths().filter { $0.contains("/spans/") }.reduce(0) {
+      $0 + (disk.contents($1)?.count ?? 0)
+    }
+    let metered = MeteredFileSystem(disk)
+    let spool = try SpoolTestSupport.open(metered, options: options)
+    let open = Self.start(20_000, at: 20_000)
+    try #require(spool.spans).start(open)
+    _ = metered.reset()
+    try spool.close()
+    let read = metered.counts.bytesRead
+    // At most the segment this process began in (and its one start), of all the earlier ones.
+    #expect(read <= 16 << 10, "the close read \(read) bytes of \(left) left earlier")
+    let reopened = try SpoolTestSupport.open(disk, options: options)
+    let ends = try Self.ends(try #require(reopened.spans)).filter(\.isUnfinished)
+    #expect(ends.map(\.start.spanID) == [open.spanID])
+    try reopened.close()
+  }
+
   @Test("the drop of what was sent carries an open span's start past it: a crash still ends it")
   func dropCarriesOpenStarts() throws {
     let disk = SimulatedFileSystem()

@@ -3,6 +3,7 @@ import StoicCollector
 import StoicForwarding
 import StoicStore
 import StoicTelemetry
+import StoicTesting
 
 /// One end-to-end forwarding run: a telemetry spool filled with log records and its sealed
 /// segments compressed (untimed; a backlog's were compressed long before it is drained), the

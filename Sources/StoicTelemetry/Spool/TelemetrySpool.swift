@@ -58,6 +58,9 @@ public final class TelemetrySpool: Sendable {
   public let spanDropCounters: SpoolDropCounters?
   let lock: SpoolLock
   let closed = SleepingLock(false)
+  /// The first sequence of the span spool this process appends: every span started before it
+  /// was ended at open, so the close looks for open spans from here on.
+  let spansAppendedFrom: UInt64
 
   /// Every event a telemetry spool can report, and no other: the storage core's that its
   /// layers raise (``SpoolEvents/storeCatalog``: a spool keeps no outbox) and the spool
@@ -76,6 +79,7 @@ public final class TelemetrySpool: Sendable {
     self.metrics = metrics
     self.spans = spans
     self.spansEndedAtOpen = spansEndedAtOpen
+    spansAppendedFrom = (spans?.lastSequence ?? 0) &+ 1
     dropObservations =
       SpoolDropReason.allCases.map { reason in
         metrics.observeCounter(
@@ -285,7 +289,7 @@ public final class TelemetrySpool: Sendable {
     // spool close, so that their last events still go into the open log spool.
     if let spans, let spanDropCounters {
       attempt { () throws(StoreError) in
-        try spans.endUnfinishedSpans(at: WallClock.nanoseconds())
+        try spans.endUnfinishedSpans(at: WallClock.nanoseconds(), from: spansAppendedFrom)
       }
       attempt { () throws(StoreError) in try spans.close() }
       attempt { () throws(StoreError) in try spanDropCounters.close() }

@@ -72,16 +72,18 @@ extension RecordSpool where Format == SpanRecordFormat {
   }
 
   /// The spans whose start is in the spool and whose end is not, and the latest time a record
-  /// of the spool carries (`nil` when it holds none).
+  /// of the spool carries (`nil` when it holds none), among the records from `sequence` on.
   ///
+  /// - Parameter sequence: The first record to read: 0 (every record) at open; at close, the
+  ///   first this process appended (every span started before it was ended at open).
   /// - Throws: As ``forEachEncodedRecord(from:through:_:)``.
-  public func openSpans() throws(StoreError) -> (
+  public func openSpans(from sequence: UInt64 = 0) throws(StoreError) -> (
     starts: [(sequence: UInt64, start: SpanStart)], lastTimeNanoseconds: Int64?
   ) {
     var starts: [SpanKey: (sequence: UInt64, start: SpanStart)] = [:]
     var ended = Set<SpanKey>()
     var last: Int64?
-    try forEachEncodedRecord { (sequence, bytes) throws(StoreError) in
+    try forEachEncodedRecord(from: sequence) { (sequence, bytes) throws(StoreError) in
       guard let header = SpanRecordFormat.header(of: bytes) else { return }
       last = max(last ?? header.timeNanoseconds, header.timeNanoseconds)
       let key = SpanKey(traceID: header.traceID, spanID: header.spanID)
@@ -108,13 +110,17 @@ extension RecordSpool where Format == SpanRecordFormat {
   /// A crash while it runs leaves some ended and the rest still open: the next run ends those,
   /// none twice.
   ///
-  /// - Parameter time: When they ended, in nanoseconds since 1970; `nil` for the last record's
-  ///   time.
+  /// - Parameters:
+  ///   - time: When they ended, in nanoseconds since 1970; `nil` for the last record's time.
+  ///   - sequence: The first record to read (see ``openSpans(from:)``): at close, the first
+  ///     this process appended, so that a close reads what the process wrote, not the spool.
   /// - Returns: The spans ended.
   /// - Throws: The read's and the sync's errors; `StoreError.Code.closed` after ``close()``.
   @discardableResult
-  public func endUnfinishedSpans(at time: Int64? = nil) throws(StoreError) -> [SpanEnd] {
-    let (open, last) = try openSpans()
+  public func endUnfinishedSpans(at time: Int64? = nil, from sequence: UInt64 = 0)
+    throws(StoreError) -> [SpanEnd]
+  {
+    let (open, last) = try openSpans(from: sequence)
     guard !open.isEmpty else { return [] }
     var ended: [SpanEnd] = []
     for (_, start) in open {

@@ -2,9 +2,9 @@ public import StoicStore
 
 /// A `StoicStore/FileSystem` that passes every call to another and counts what goes through
 /// it: the bytes of positional and mapped writes, the syncs, and the bytes read. Hand it to a
-/// spool or a ``Forwarder`` (or both) to measure what forwarding costs the disk, as bytes
-/// written per forwarded record against the record's spooled size, or to a reader to measure
-/// what it reads.
+/// spool or a forwarder (or both) to measure what forwarding costs the disk, as bytes written
+/// per forwarded record against the record's spooled size, or to a reader to measure what it
+/// reads; over a ``SimulatedFileSystem`` in a test, over the real one in a benchmark.
 public final class MeteredFileSystem: FileSystem {
   /// What went through the file system since it was made (or last reset).
   public struct Counts: Sendable, Hashable {

@@ -22,6 +22,23 @@ import Testing
     #expect(LogRecordFormat.encode(record) == expected)
   }
 
+  @Test("version 1 bytes, spelled out from the documented layout, are read by the current reader")
+  func aVersion1LogRecordIsRead() throws {
+    let bytes: [UInt8] =
+      [1, 4] + Self.le64(UInt64(bitPattern: -5)) + [2, 0x61, 0x70] + [2, 0x68, 0x69]
+      + [2] + [1, 0x6B, LogRecordFormat.kindString, 1, 0x76]
+      + [1, 0x64, LogRecordFormat.kindDictionary, 1, 1, 0x6E, LogRecordFormat.kindString, 0]
+      + [0, 1, 0x66, 0] + [0x80, 0x01]
+    let record = try LogRecordFormat.decode(bytes, sequence: 9)
+    #expect(
+      record
+        == LogRecord(
+          sequence: 9, timeNanoseconds: -5, level: .warning, label: "ap", message: "hi",
+          metadata: ["k": .string("v"), "d": .dictionary(["n": .string("")])], file: "f",
+          line: 128))
+    #expect(record.input.level == .warning && record.message == "hi")
+  }
+
   @Test func aMetricSampleRecordIsWrittenAsDocumented() {
     let sample = MetricSample(
       name: "n", dimensions: [MetricDimension("k", "v")], kind: .gauge, unit: "s",

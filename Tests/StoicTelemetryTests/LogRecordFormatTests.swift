@@ -50,7 +50,7 @@ struct LogRecordFormatTests {
   @Test("the size is computed exactly: the encoder fills the buffer to its last byte")
   func exactSize() {
     for record in [Self.rich, LogRecord(timeNanoseconds: 0, level: .info, label: "", message: "")] {
-      let input = LogRecordInput(record)
+      let input = record.input
       let size = LogRecordFormat.encodedSize(input)
       var buffer = [UInt8](repeating: 0xAA, count: size + 8)
       let written = buffer.withUnsafeMutableBytes { all in

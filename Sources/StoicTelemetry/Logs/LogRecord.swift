@@ -1,43 +1,45 @@
-/// One log record as the spool keeps it: what was logged, where, and when.
+/// One log record as the spool keeps it: what was logged (its ``input``, the value the log
+/// call handed the spool), its sequence in the spool, and when.
+///
+/// The input's fields read and write through the record itself (`record.message`,
+/// `record.metadata["request.id"]`, `record.level = .error`): a field added to
+/// ``LogRecordInput`` is a field of every record, with nothing repeated here.
+@dynamicMemberLookup
 public struct LogRecord: Sendable, Hashable {
   /// The record's sequence number in the spool's log journal: unique, increasing in the order
   /// the records were written, never reused.
   public var sequence: UInt64
   /// Wall-clock time when it was logged, in nanoseconds since 1970-01-01 00:00:00 UTC.
   public var timeNanoseconds: Int64
-  /// Its severity.
-  public var level: LogLevel
-  /// The label of the logger it was logged through.
-  public var label: String
-  /// The message.
-  public var message: String
-  /// Structured metadata (handler metadata, the metadata provider's and the call's, merged).
-  public var metadata: LogMetadata
-  /// The module or subsystem that logged it (swift-log's `source`).
-  public var source: String
-  /// The source file of the call.
-  public var file: String
-  /// The function of the call.
-  public var function: String
-  /// The line of the call.
-  public var line: UInt
+  /// What was logged: level, label, message, metadata, and where it was logged from.
+  public var input: LogRecordInput
 
-  /// Creates a record; every parameter is the property of the same name.
+  /// Creates a record of `input`, numbered `sequence`, logged at `timeNanoseconds`.
+  public init(sequence: UInt64 = 0, timeNanoseconds: Int64, input: LogRecordInput) {
+    self.sequence = sequence
+    self.timeNanoseconds = timeNanoseconds
+    self.input = input
+  }
+
+  /// Creates a record; every parameter is the property of the same name, of the record or of
+  /// its ``input``.
   public init(
     sequence: UInt64 = 0, timeNanoseconds: Int64, level: LogLevel, label: String,
     message: String, metadata: LogMetadata = [:], source: String = "", file: String = "",
     function: String = "", line: UInt = 0
   ) {
-    self.sequence = sequence
-    self.timeNanoseconds = timeNanoseconds
-    self.level = level
-    self.label = label
-    self.message = message
-    self.metadata = metadata
-    self.source = source
-    self.file = file
-    self.function = function
-    self.line = line
+    self.init(
+      sequence: sequence, timeNanoseconds: timeNanoseconds,
+      input: LogRecordInput(
+        level: level, label: label, message: message, metadata: metadata, source: source,
+        file: file, function: function, line: line))
+  }
+
+  /// A field of the record's ``input``, read and written through the record.
+  @inlinable
+  public subscript<Value>(dynamicMember field: WritableKeyPath<LogRecordInput, Value>) -> Value {
+    get { input[keyPath: field] }
+    set { input[keyPath: field] = newValue }
   }
 }
 

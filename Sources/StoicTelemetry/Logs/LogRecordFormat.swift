@@ -35,7 +35,9 @@
 /// bound, or reserve memory for more elements than their own bytes could hold. A record of a newer
 /// version is refused with ``LogRecordDecodingError/newerVersion(_:)`` before anything after the
 /// header is read: the spool keeps such records and hands them out as ``UnreadableLogRecord``s,
-/// never misread.
+/// never misread. A record of an older version is read by that version's reader: a new version
+/// adds its reader beside the others and removes none (a test decodes version 1 bytes spelled
+/// out from the layout above).
 public enum LogRecordFormat {
   /// The version this build writes (and the highest it reads): 1.
   public static let version: UInt8 = 1
@@ -67,11 +69,10 @@ public enum LogRecordFormat {
   /// The bytes `record` encodes to (its ``LogRecord/sequence`` is not part of the payload: the
   /// journal numbers it).
   public static func encode(_ record: LogRecord) -> [UInt8] {
-    let input = LogRecordInput(record)
-    let count = encodedSize(input)
+    let count = encodedSize(record.input)
     return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
       encode(
-        input, timeNanoseconds: record.timeNanoseconds,
+        record.input, timeNanoseconds: record.timeNanoseconds,
         into: UnsafeMutableRawBufferPointer(buffer))
       initialized = count
     }
@@ -220,9 +221,24 @@ public enum LogRecordFormat {
   {
     guard let first = bytes.first else { throw .empty }
     if first > version { throw .newerVersion(first) }
-    if first < version { throw .unknownVersion(first) }
     guard let header = header(of: bytes) else { throw .truncated(offset: bytes.count) }
     guard let level = header.level else { throw .unknownLevel(header.levelRawValue) }
+    // Every version this format ever wrote has its reader here, and keeps it: a spool holds
+    // records of the builds before this one.
+    switch first {
+    case 1:
+      return LogRecord(
+        sequence: sequence, timeNanoseconds: header.timeNanoseconds,
+        input: try decodeVersion1(bytes, level: level))
+    default:
+      throw .unknownVersion(first)
+    }
+  }
+
+  /// The fields after the header of a version 1 record (the layout above).
+  static func decodeVersion1(_ bytes: UnsafeRawBufferPointer, level: LogLevel)
+    throws(LogRecordDecodingError) -> LogRecordInput
+  {
     var reader = ByteReader(bytes, at: headerSize)
     let label = try reader.string()
     let message = try reader.string()
@@ -235,10 +251,9 @@ public enum LogRecordFormat {
       throw .malformedVarint(offset: lineOffset)
     }
     guard reader.offset == bytes.count else { throw .trailingBytes(offset: reader.offset) }
-    return LogRecord(
-      sequence: sequence, timeNanoseconds: header.timeNanoseconds, level: level, label: label,
-      message: message, metadata: metadata, source: source, file: file, function: function,
-      line: line)
+    return LogRecordInput(
+      level: level, label: label, message: message, metadata: metadata, source: source,
+      file: file, function: function, line: line)
   }
 
   /// The fields of an encoded record of this build's ``version`` whose metadata is flat (every

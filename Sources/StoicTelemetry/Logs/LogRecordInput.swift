@@ -4,10 +4,11 @@
 ///
 /// Passed from the log call through ``RecordSpool/log(_:)`` to ``LogRecordFormat``, which sizes
 /// and encodes it straight into the journal's mapped tail: borrowed all the way, never stored,
-/// never copied byte by byte (its strings are referenced, not duplicated). A new field of a log
-/// record is added here, to ``LogRecordFormat`` and to the mapping from the caller's event (the
-/// swift-log handler's `log(event:)`).
-public struct LogRecordInput: Sendable {
+/// never copied byte by byte (its strings are referenced, not duplicated). A ``LogRecord`` read
+/// back holds it whole. A new field of a log record is added here (the record has it then),
+/// to ``LogRecordFormat``, to the OTLP mapping, and to the mapping from the caller's event
+/// (the swift-log handler's `log(event:)`).
+public struct LogRecordInput: Sendable, Hashable {
   /// Its severity.
   public var level: LogLevel
   /// The label of the logger it is logged through.
@@ -40,14 +41,6 @@ public struct LogRecordInput: Sendable {
     self.file = file
     self.function = function
     self.line = line
-  }
-
-  /// The input `record` was logged with (its sequence and time left out).
-  public init(_ record: LogRecord) {
-    self.init(
-      level: record.level, label: record.label, message: record.message,
-      metadata: record.metadata, source: record.source, file: record.file,
-      function: record.function, line: record.line)
   }
 }
 

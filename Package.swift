@@ -168,7 +168,6 @@ let package = Package(
     .target(
       name: "StoicCollector",
       dependencies: ["StoicStore", "StoicForwarding"],
-      path: "Examples/StoicCollector",
       swiftSettings: strictSettings
     ),
     .executableTarget(

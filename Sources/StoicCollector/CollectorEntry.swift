@@ -111,32 +111,33 @@ public enum CollectorEntry: Equatable, Sendable {
     case (compressedVersion, gzip) where kind == Kind.batch: gzipBody = true
     default: return nil
     }
-    var cursor = Cursor(bytes: bytes, offset: Offset.body)
+    var cursor = ByteReader(bytes, at: Offset.body)
     switch kind {
     case Kind.duplicate:
-      guard let key = cursor.string(), cursor.isAtEnd else { return nil }
+      guard let key = cursor.shortText(), cursor.isAtEnd else { return nil }
       return .duplicate(signal: signal, key: key)
     case Kind.conflict:
-      guard let key = cursor.string(), cursor.isAtEnd else { return nil }
+      guard let key = cursor.shortText(), cursor.isAtEnd else { return nil }
       return .conflict(signal: signal, key: key)
     case Kind.batch:
-      guard let status = cursor.integer(UInt16.self),
-        let rejected = cursor.integer(Int64.self),
-        let checksum = cursor.integer(UInt32.self),
-        let recordCount = cursor.integer(UInt32.self),
-        let key = cursor.string(),
-        let message = cursor.string(),
-        let producerCount = cursor.integer(UInt16.self)
+      guard let status = cursor.u16(),
+        let rejected = cursor.i64(),
+        let checksum = cursor.u32(),
+        let recordCount = cursor.u32(),
+        let key = cursor.shortText(),
+        let message = cursor.shortText(),
+        let producerCount = cursor.u16()
       else { return nil }
       var producers: [CollectorBatch.Producer] = []
       for _ in 0..<producerCount {
-        guard let name = cursor.string(), let records = cursor.integer(UInt32.self) else {
+        guard let name = cursor.shortText(), let records = cursor.u32() else {
           return nil
         }
         producers.append(CollectorBatch.Producer(name: name, records: Int(records)))
       }
-      guard let bodyLength = cursor.integer(UInt32.self),
-        let body = cursor.bytes(Int(bodyLength), copy: withBody), cursor.isAtEnd
+      guard let bodyLength = cursor.u32(),
+        let body = cursor.take(Int(bodyLength)).map({ withBody ? Array($0) : [] }),
+        cursor.isAtEnd
       else { return nil }
       return .batch(
         CollectorBatch(
@@ -169,33 +170,6 @@ public enum CollectorEntry: Equatable, Sendable {
     let utf8 = Array(string.utf8.prefix(Int(UInt16.max)))
     bytes.appendLittleEndian(UInt16(utf8.count))
     bytes.append(contentsOf: utf8)
-  }
-
-  /// Reads fields in order, each checked against the end.
-  private struct Cursor {
-    let bytes: UnsafeRawBufferPointer
-    var offset: Int
-
-    var isAtEnd: Bool { offset == bytes.count }
-
-    mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
-      guard let value = bytes.readLittleEndian(T.self, at: offset) else { return nil }
-      offset += MemoryLayout<T>.size
-      return value
-    }
-
-    mutating func bytes(_ count: Int, copy: Bool) -> [UInt8]? {
-      guard count >= 0, count <= bytes.count - offset else { return nil }
-      defer { offset += count }
-      return copy ? Array(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])) : []
-    }
-
-    mutating func string() -> String? {
-      guard let length = integer(UInt16.self), let utf8 = bytes(Int(length), copy: true) else {
-        return nil
-      }
-      return String(validating: utf8, as: UTF8.self)
-    }
   }
 }
 

@@ -23,7 +23,7 @@ enum LogRecordTarget {
       FuzzCheck.require(
         encoded.count == bytes.count,
         "a record of \(bytes.count) bytes re-encodes to \(encoded.count)")
-      let size = LogRecordFormat.encodedSize(LogRecordInput(record))
+      let size = LogRecordFormat.encodedSize(record.input)
       FuzzCheck.require(size == encoded.count, "the computed size \(size) is not \(encoded.count)")
       guard let again = try? LogRecordFormat.decode(encoded, sequence: 7) else {
         FuzzCheck.fail("a decoded record re-encodes to bytes that do not decode")

@@ -7,7 +7,7 @@
 /// A span's start is in the kernel when ``RecordSpool/start(_:)`` returns, and its end (the whole
 /// span) when ``RecordSpool/end(_:)`` does: a crash of the process one instruction later loses
 /// neither. A start whose end is not in the spool when it is opened again is a span the crash
-/// cut short: ``RecordSpool/endUnfinishedSpans(at:)`` ends it as unfinished
+/// cut short: ``RecordSpool/endUnfinishedSpans(at:from:)`` ends it as unfinished
 /// (``SpanEnd/unfinished(_:at:)``) at the time of the last record the spool holds, the last
 /// time the spool can prove the process was alive. The telemetry spool does that at open, and
 /// at close for the spans still open then (at the time of the close).

@@ -19,6 +19,12 @@
 /// cost three, and an access under the lock costs no dynamic exclusivity check (the lock is
 /// what makes it exclusive). A copy of a `SleepingLock` is the same lock.
 ///
+/// It is also the lock ThreadSanitizer understands: it intercepts `pthread_mutex_lock` and
+/// `pthread_mutex_unlock`, whereas on Linux it does not see `Mutex`'s futex and reports every
+/// access to a value behind a `Mutex` as a race (`scripts/tsan-mutex-false-positive` shows it
+/// with ten lines). Every lock of the package is this one (the example collector's
+/// `ConditionLock` adds a condition variable to the same kind of `pthread_mutex_t`), so a
+/// ThreadSanitizer report is a real race.
 package struct SleepingLock<Value>: @unchecked Sendable {
   private let storage: Storage
 

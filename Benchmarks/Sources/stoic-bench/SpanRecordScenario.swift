@@ -80,6 +80,11 @@ struct SpanRecordScenario: Scenario {
       TargetCheck(
         label: "span ≤ 10 µs p99", value: stoic.p99, threshold: 10_000, comparison: .atMost,
         unit: " ns"),
+      TargetCheck(
+        label: "no allocation beyond the API's own (swift-distributed-tracing-noop's)",
+        value: Summary(allocations["stoic"] ?? []).median,
+        threshold: Summary(allocations["swift-distributed-tracing-noop"] ?? []).median,
+        comparison: .atMost, unit: " allocations"),
     ]
     result.notes =
       names.map {

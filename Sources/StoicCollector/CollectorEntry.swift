@@ -1,5 +1,5 @@
 public import StoicForwarding
-internal import StoicStore
+@_spi(Formats) internal import StoicStore
 
 /// One record of the collector's journal, and its byte format (little-endian).
 ///
@@ -54,40 +54,38 @@ public enum CollectorEntry: Equatable, Sendable {
   /// The compression byte of a gzip body.
   static let gzip: UInt8 = 1
 
-  /// The record's bytes.
+  /// The record's bytes, written with the package's byte cursor (as ``decode(_:withBody:)``
+  /// reads them with its reader).
   func encoded() -> [UInt8] {
-    var bytes: [UInt8] = []
+    var writer = ByteWriter()
     switch self {
     case .batch(let batch):
-      bytes.reserveCapacity(batch.body.count + 64 + batch.key.utf8.count)
-      if batch.bodyIsGzip {
-        bytes.append(contentsOf: [
-          Kind.batch, Self.compressedVersion, Self.code(batch.signal), Self.gzip,
-        ])
-      } else {
-        bytes.append(contentsOf: [Kind.batch, Self.version, Self.code(batch.signal), 0])
-      }
-      bytes.appendLittleEndian(UInt16(clamping: batch.status))
-      bytes.appendLittleEndian(batch.rejected)
-      bytes.appendLittleEndian(batch.bodyChecksum)
-      bytes.appendLittleEndian(UInt32(clamping: batch.recordCount))
-      Self.appendString(batch.key, to: &bytes)
-      Self.appendString(batch.message, to: &bytes)
-      bytes.appendLittleEndian(UInt16(clamping: batch.producers.count))
+      writer.bytes.reserveCapacity(batch.body.count + 64 + batch.key.utf8.count)
+      writer.raw([
+        Kind.batch, batch.bodyIsGzip ? Self.compressedVersion : Self.version,
+        Self.code(batch.signal), batch.bodyIsGzip ? Self.gzip : 0,
+      ])
+      writer.u16(UInt16(clamping: batch.status))
+      writer.i64(batch.rejected)
+      writer.u32(batch.bodyChecksum)
+      writer.u32(UInt32(clamping: batch.recordCount))
+      writer.shortText(batch.key)
+      writer.shortText(batch.message)
+      writer.u16(UInt16(clamping: batch.producers.count))
       for producer in batch.producers.prefix(Int(UInt16.max)) {
-        Self.appendString(producer.name, to: &bytes)
-        bytes.appendLittleEndian(UInt32(clamping: producer.records))
+        writer.shortText(producer.name)
+        writer.u32(UInt32(clamping: producer.records))
       }
-      bytes.appendLittleEndian(UInt32(clamping: batch.body.count))
-      bytes.append(contentsOf: batch.body)
+      writer.u32(UInt32(clamping: batch.body.count))
+      writer.raw(batch.body)
     case .duplicate(let signal, let key):
-      bytes.append(contentsOf: [Kind.duplicate, Self.version, Self.code(signal), 0])
-      Self.appendString(key, to: &bytes)
+      writer.raw([Kind.duplicate, Self.version, Self.code(signal), 0])
+      writer.shortText(key)
     case .conflict(let signal, let key):
-      bytes.append(contentsOf: [Kind.conflict, Self.version, Self.code(signal), 0])
-      Self.appendString(key, to: &bytes)
+      writer.raw([Kind.conflict, Self.version, Self.code(signal), 0])
+      writer.shortText(key)
     }
-    return bytes
+    return writer.bytes
   }
 
   /// Decodes a record, or returns `nil` for bytes that are not one: every field of its kind
@@ -164,12 +162,6 @@ public enum CollectorEntry: Equatable, Sendable {
     case 3: .traces
     default: nil
     }
-  }
-
-  private static func appendString(_ string: String, to bytes: inout [UInt8]) {
-    let utf8 = Array(string.utf8.prefix(Int(UInt16.max)))
-    bytes.appendLittleEndian(UInt16(utf8.count))
-    bytes.append(contentsOf: utf8)
   }
 }
 

@@ -24,7 +24,7 @@ extension DeliveryResponse {
       self = .http(status: response.status)
       return
     }
-    self = .partialSuccess(rejected: Int(clamping: partial.rejected), message: partial.message)
+    self = .partialSuccess(rejected: Int(clamping: partial.count), message: partial.message)
   }
 
   /// What a request that got no answer means to the outbox: a network error or a timeout
@@ -40,7 +40,7 @@ extension DeliveryResponse {
   static let maximumResponseBytes = 4 << 20
 
   private static func partialSuccess(in response: TransportResponse, signal: OTLPSignal)
-    -> (rejected: Int64, message: String)?
+    -> (count: Int64, message: String)?
   {
     guard response.isBodyComplete, !response.body.isEmpty else { return nil }
     var body = response.body
@@ -53,7 +53,7 @@ extension DeliveryResponse {
     let encoding =
       response.headers["Content-Type"].flatMap { OTLPEncoding(contentType: $0) } ?? .protobuf
     let partial = signal.forwarded.partialSuccess(in: body, as: encoding)
-    guard let partial, partial.rejected != 0 || !partial.message.isEmpty else { return nil }
+    guard let partial, partial.count != 0 || !partial.message.isEmpty else { return nil }
     return partial
   }
 }

@@ -15,6 +15,9 @@ internal import StoicTelemetry
 /// Every method that reads the spool blocks on the disk: the ``Forwarder`` calls them on a
 /// `StoicStore/BlockingExecutor` (through ``SpoolBatchSource``).
 protocol ForwardedSignal {
+  /// The signal's `Export…ServiceResponse`, whose partial success a success body may hold.
+  associatedtype Response: OTLPExportServiceResponse
+
   /// The stream's persisted tag (in a ``SpoolRange`` and its outbox bytes).
   static var stream: SpoolStream { get }
   /// The OTLP signal its batches are sent as.
@@ -50,9 +53,14 @@ protocol ForwardedSignal {
   ///
   /// - Throws: The spool's errors.
   static func release(_ spool: TelemetrySpool, through sequence: UInt64) throws(StoreError)
+}
+
+extension ForwardedSignal {
   /// The partial success (rejected count, message) a success body of the signal's
-  /// `Export…ServiceResponse` holds, or nil when it holds none or does not decode.
+  /// ``Response`` holds, or nil when it holds none or does not decode.
   static func partialSuccess(in body: [UInt8], as encoding: OTLPEncoding) -> (
-    rejected: Int64, message: String
-  )?
+    count: Int64, message: String
+  )? {
+    (try? Response(decoding: body, as: encoding))?.rejection
+  }
 }

@@ -113,16 +113,16 @@ enum OTLPCommonJSON {
   /// Writes an `Export…ServiceResponse` object: `{}` for a full success, else its
   /// `partialSuccess` with the rejected count under `rejectedKey`.
   static func writeResponse(
-    _ partial: (rejected: Int64, message: String)?, rejectedKey: StaticString,
+    _ partial: (count: Int64, message: String)?, rejectedKey: StaticString,
     to writer: inout JSONWriter
   ) {
     writer.object { object in
       guard let partial else { return }
       object.key("partialSuccess")
       object.object { partialObject in
-        if partial.rejected != 0 {
+        if partial.count != 0 {
           partialObject.key(rejectedKey)
-          partialObject.quoted(partial.rejected)
+          partialObject.quoted(partial.count)
         }
         writeString("errorMessage", partial.message, to: &partialObject)
       }
@@ -131,15 +131,15 @@ enum OTLPCommonJSON {
 
   /// Reads an `Export…ServiceResponse` object: its partial success, or `nil`.
   static func readResponse(_ reader: inout JSONReader, rejectedKey: String) throws(ForwardingError)
-    -> (rejected: Int64, message: String)?
+    -> (count: Int64, message: String)?
   {
-    var partial: (rejected: Int64, message: String)? = nil
+    var partial: (count: Int64, message: String)? = nil
     try readObject(&reader) { (key, reader) throws(ForwardingError) in
       guard key == "partialSuccess" else { return false }
-      var read: (rejected: Int64, message: String) = (0, "")
+      var read: (count: Int64, message: String) = (0, "")
       try readObject(&reader) { (key, reader) throws(ForwardingError) in
         switch key {
-        case rejectedKey: read.rejected = try readInt64(&reader)
+        case rejectedKey: read.count = try readInt64(&reader)
         case "errorMessage": read.message = try reader.readString()
         default: return false
         }

@@ -5,6 +5,8 @@ internal import StoicTelemetry
 /// log record, sent as `ExportLogsServiceRequest` to `/v1/logs` (protobuf or JSON, written straight
 /// from the spool's encoded records).
 enum LogsSignal: ForwardedSignal {
+  typealias Response = OTLP.ExportLogsServiceResponse
+
   static var stream: SpoolStream { .logs }
   static var signal: OTLPSignal { .logs }
   static var name: String { "logs" }
@@ -77,13 +79,6 @@ enum LogsSignal: ForwardedSignal {
     try spool.logs.dropThrough(sequence)
   }
 
-  static func partialSuccess(in body: [UInt8], as encoding: OTLPEncoding) -> (
-    rejected: Int64, message: String
-  )? {
-    (try? OTLP.ExportLogsServiceResponse(decoding: body, as: encoding))?.partialSuccess.map {
-      ($0.rejectedLogRecords, $0.errorMessage)
-    }
-  }
 }
 
 extension SpoolBatchSource {

@@ -179,4 +179,55 @@ extension OTLP.ScopeLogs: OTLPScopeGroup {
     _modify { yield &logRecords }
   }
   static var itemsKey: StaticString { "logRecords" }
+  static func writeItem(_ item: OTLP.LogRecord, to writer: inout ProtobufWriter) {
+    OTLPLogsProtobuf.write(item, to: &writer)
+  }
+  static func readItem(_ reader: inout ProtobufReader) throws(ForwardingError) -> OTLP.LogRecord {
+    try OTLPLogsProtobuf.readLogRecord(&reader)
+  }
+  static func writeItem(_ item: OTLP.LogRecord, to writer: inout JSONWriter) {
+    OTLPLogsJSON.write(item, to: &writer)
+  }
+  static func readItem(_ reader: inout JSONReader) throws(ForwardingError) -> OTLP.LogRecord {
+    try OTLPLogsJSON.readLogRecord(&reader)
+  }
+}
+
+extension OTLP.ExportLogsServiceRequest: OTLPExportServiceRequest {
+  var resourceGroups: [OTLP.ResourceLogs] { resourceLogs }
+
+  init(resourceGroups: [OTLP.ResourceLogs]) { self.init(resourceLogs: resourceGroups) }
+
+  /// Appends the binary protobuf encoding to `buffer`.
+  public func encodeProtobuf(into buffer: inout [UInt8]) { appendProtobuf(to: &buffer) }
+
+  /// Decodes binary protobuf.
+  public init(protobuf bytes: [UInt8]) throws(ForwardingError) {
+    try self.init(readingProtobuf: bytes)
+  }
+
+  /// Appends the OTLP JSON encoding to `buffer`.
+  public func encodeJSON(into buffer: inout [UInt8]) { appendJSON(to: &buffer) }
+
+  /// Decodes OTLP JSON.
+  public init(json bytes: [UInt8]) throws(ForwardingError) { try self.init(readingJSON: bytes) }
+}
+
+extension OTLP.ExportLogsServiceResponse: OTLPExportServiceResponse {
+  /// The log records the partial success rejected and its message, or `nil` for a full success.
+  public var rejection: (count: Int64, message: String)? {
+    partialSuccess.map { ($0.rejectedLogRecords, $0.errorMessage) }
+  }
+
+  /// A response holding the partial success `rejection` (log records rejected and a message), or a
+  /// full success for `nil`.
+  public init(rejection: (count: Int64, message: String)?) {
+    self.init(
+      partialSuccess: rejection.map {
+        OTLP.ExportLogsPartialSuccess(rejectedLogRecords: $0.count, errorMessage: $0.message)
+      })
+  }
+
+  /// `rejectedLogRecords`.
+  public static var rejectedCountKey: StaticString { "rejectedLogRecords" }
 }

@@ -1,12 +1,8 @@
-/// OTLP's JSON encoding of the logs messages (ExportLogsServiceRequest, ResourceLogs,
-/// ScopeLogs, LogRecord, ExportLogsServiceResponse, ExportLogsPartialSuccess), with the keys
-/// of proto3's JSON mapping. The shared rules are in ``OTLPCommonJSON``.
+/// OTLP's JSON encoding of the logs signal's `LogRecord`, with the keys of proto3's JSON
+/// mapping. The request's nesting, the response and the shared rules are in
+/// ``OTLPCommonJSON``.
 enum OTLPLogsJSON {
   // MARK: Writing
-
-  static func write(_ request: OTLP.ExportLogsServiceRequest, to writer: inout JSONWriter) {
-    OTLPCommonJSON.writeRequest(request.resourceLogs, to: &writer, item: write(_:to:))
-  }
 
   static func write(_ record: OTLP.LogRecord, to writer: inout JSONWriter) {
     writer.object { object in
@@ -34,20 +30,7 @@ enum OTLPLogsJSON {
     }
   }
 
-  static func write(_ response: OTLP.ExportLogsServiceResponse, to writer: inout JSONWriter) {
-    OTLPCommonJSON.writeResponse(
-      response.partialSuccess.map { ($0.rejectedLogRecords, $0.errorMessage) },
-      rejectedKey: "rejectedLogRecords", to: &writer)
-  }
-
   // MARK: Reading
-
-  static func readRequest(_ reader: inout JSONReader) throws(ForwardingError)
-    -> OTLP.ExportLogsServiceRequest
-  {
-    OTLP.ExportLogsServiceRequest(
-      resourceLogs: try OTLPCommonJSON.readRequest(&reader, item: readLogRecord))
-  }
 
   static func readLogRecord(_ reader: inout JSONReader) throws(ForwardingError)
     -> OTLP.LogRecord
@@ -76,37 +59,4 @@ enum OTLPLogsJSON {
     return record
   }
 
-  static func readResponse(_ reader: inout JSONReader) throws(ForwardingError)
-    -> OTLP.ExportLogsServiceResponse
-  {
-    let partial = try OTLPCommonJSON.readResponse(&reader, rejectedKey: "rejectedLogRecords")
-    return OTLP.ExportLogsServiceResponse(
-      partialSuccess: partial.map {
-        OTLP.ExportLogsPartialSuccess(rejectedLogRecords: $0.rejected, errorMessage: $0.message)
-      })
-  }
-}
-
-extension OTLP.ExportLogsServiceRequest {
-  /// Appends the OTLP JSON encoding to `buffer`.
-  public func encodeJSON(into buffer: inout [UInt8]) {
-    JSONWriter.append(to: &buffer) { OTLPLogsJSON.write(self, to: &$0) }
-  }
-
-  /// Decodes OTLP JSON.
-  public init(json bytes: [UInt8]) throws(ForwardingError) {
-    self = try OTLPCommonJSON.decodeDocument(bytes, OTLPLogsJSON.readRequest)
-  }
-}
-
-extension OTLP.ExportLogsServiceResponse {
-  /// Appends the OTLP JSON encoding to `buffer`.
-  public func encodeJSON(into buffer: inout [UInt8]) {
-    JSONWriter.append(to: &buffer) { OTLPLogsJSON.write(self, to: &$0) }
-  }
-
-  /// Decodes OTLP JSON.
-  public init(json bytes: [UInt8]) throws(ForwardingError) {
-    self = try OTLPCommonJSON.decodeDocument(bytes, OTLPLogsJSON.readResponse)
-  }
 }

@@ -1,8 +1,7 @@
-/// The protobuf encoding of `opentelemetry/proto/logs/v1/logs.proto` (ResourceLogs, ScopeLogs,
-/// LogRecord) and `opentelemetry/proto/collector/logs/v1/logs_service.proto`
-/// (ExportLogsServiceRequest, ExportLogsServiceResponse, ExportLogsPartialSuccess), with the
-/// field numbers of those files. Fields are written in field-number order, as protoc's
-/// encoders write them.
+/// The protobuf encoding of `opentelemetry/proto/logs/v1/logs.proto`'s `LogRecord`, with the
+/// field numbers of that file. Fields are written in field-number order, as protoc's encoders
+/// write them. The request's nesting (`ExportLogsServiceRequest`, `ResourceLogs`, `ScopeLogs`)
+/// and the response are every signal's, in ``OTLPCommonProtobuf``.
 enum OTLPLogsProtobuf {
   /// `LogRecord`.
   enum LogRecordField {
@@ -18,22 +17,7 @@ enum OTLPLogsProtobuf {
     static let observedTimeUnixNano = 11  // fixed64
   }
 
-  /// `ExportLogsServiceResponse`.
-  enum ExportLogsServiceResponseField {
-    static let partialSuccess = 1
-  }
-
-  /// `ExportLogsPartialSuccess`.
-  enum ExportLogsPartialSuccessField {
-    static let rejectedLogRecords = 1  // int64
-    static let errorMessage = 2
-  }
-
   // MARK: Writing
-
-  static func write(_ request: OTLP.ExportLogsServiceRequest, to writer: inout ProtobufWriter) {
-    OTLPCommonProtobuf.writeRequest(request.resourceLogs, to: &writer, item: write(_:to:))
-  }
 
   static func write(_ record: OTLP.LogRecord, to writer: inout ProtobufWriter) {
     writer.fixed64(LogRecordField.timeUnixNano, record.timeUnixNano)
@@ -52,22 +36,7 @@ enum OTLPLogsProtobuf {
     writer.fixed64(LogRecordField.observedTimeUnixNano, record.observedTimeUnixNano)
   }
 
-  static func write(_ response: OTLP.ExportLogsServiceResponse, to writer: inout ProtobufWriter) {
-    OTLPCommonProtobuf.writePartialSuccess(
-      response.partialSuccess.map { ($0.rejectedLogRecords, $0.errorMessage) },
-      field: ExportLogsServiceResponseField.partialSuccess,
-      rejectedField: ExportLogsPartialSuccessField.rejectedLogRecords,
-      messageField: ExportLogsPartialSuccessField.errorMessage, to: &writer)
-  }
-
   // MARK: Reading
-
-  static func read(_ reader: inout ProtobufReader) throws(ForwardingError)
-    -> OTLP.ExportLogsServiceRequest
-  {
-    OTLP.ExportLogsServiceRequest(
-      resourceLogs: try OTLPCommonProtobuf.readRequest(&reader, item: readLogRecord))
-  }
 
   static func readLogRecord(_ reader: inout ProtobufReader) throws(ForwardingError)
     -> OTLP.LogRecord
@@ -107,42 +76,4 @@ enum OTLPLogsProtobuf {
     return record
   }
 
-  static func readResponse(_ reader: inout ProtobufReader) throws(ForwardingError)
-    -> OTLP.ExportLogsServiceResponse
-  {
-    let partial = try OTLPCommonProtobuf.readPartialSuccess(
-      &reader, field: ExportLogsServiceResponseField.partialSuccess,
-      rejectedField: ExportLogsPartialSuccessField.rejectedLogRecords,
-      messageField: ExportLogsPartialSuccessField.errorMessage)
-    return OTLP.ExportLogsServiceResponse(
-      partialSuccess: partial.map {
-        OTLP.ExportLogsPartialSuccess(rejectedLogRecords: $0.rejected, errorMessage: $0.message)
-      })
-  }
-}
-
-extension OTLP.ExportLogsServiceRequest: OTLPMessage {
-  /// Appends the binary protobuf encoding to `buffer`.
-  public func encodeProtobuf(into buffer: inout [UInt8]) {
-    ProtobufWriter.append(to: &buffer) { OTLPLogsProtobuf.write(self, to: &$0) }
-  }
-
-  /// Decodes binary protobuf.
-  public init(protobuf bytes: [UInt8]) throws(ForwardingError) {
-    var reader = ProtobufReader(bytes)
-    self = try OTLPLogsProtobuf.read(&reader)
-  }
-}
-
-extension OTLP.ExportLogsServiceResponse: OTLPMessage {
-  /// Appends the binary protobuf encoding to `buffer`.
-  public func encodeProtobuf(into buffer: inout [UInt8]) {
-    ProtobufWriter.append(to: &buffer) { OTLPLogsProtobuf.write(self, to: &$0) }
-  }
-
-  /// Decodes binary protobuf.
-  public init(protobuf bytes: [UInt8]) throws(ForwardingError) {
-    var reader = ProtobufReader(bytes)
-    self = try OTLPLogsProtobuf.readResponse(&reader)
-  }
 }

@@ -5,6 +5,8 @@ internal import StoicTelemetry
 /// record per sample of every changed series, sent as `ExportMetricsServiceRequest` to
 /// `/v1/metrics`. A batch takes whole journal records and counts data points.
 enum MetricsSignal: ForwardedSignal {
+  typealias Response = OTLP.ExportMetricsServiceResponse
+
   static var stream: SpoolStream { .metrics }
   static var signal: OTLPSignal { .metrics }
   static var name: String { "metrics" }
@@ -84,13 +86,6 @@ enum MetricsSignal: ForwardedSignal {
     try spool.metrics.dropThrough(sequence)
   }
 
-  static func partialSuccess(in body: [UInt8], as encoding: OTLPEncoding) -> (
-    rejected: Int64, message: String
-  )? {
-    (try? OTLP.ExportMetricsServiceResponse(decoding: body, as: encoding))?.partialSuccess.map {
-      ($0.rejectedDataPoints, $0.errorMessage)
-    }
-  }
 }
 
 extension SpoolBatchSource {

@@ -291,4 +291,55 @@ extension OTLP.ScopeMetrics: OTLPScopeGroup {
     _modify { yield &metrics }
   }
   static var itemsKey: StaticString { "metrics" }
+  static func writeItem(_ item: OTLP.Metric, to writer: inout ProtobufWriter) {
+    OTLPMetricsProtobuf.write(item, to: &writer)
+  }
+  static func readItem(_ reader: inout ProtobufReader) throws(ForwardingError) -> OTLP.Metric {
+    try OTLPMetricsProtobuf.readMetric(&reader)
+  }
+  static func writeItem(_ item: OTLP.Metric, to writer: inout JSONWriter) {
+    OTLPMetricsJSON.write(item, to: &writer)
+  }
+  static func readItem(_ reader: inout JSONReader) throws(ForwardingError) -> OTLP.Metric {
+    try OTLPMetricsJSON.readMetric(&reader)
+  }
+}
+
+extension OTLP.ExportMetricsServiceRequest: OTLPExportServiceRequest {
+  var resourceGroups: [OTLP.ResourceMetrics] { resourceMetrics }
+
+  init(resourceGroups: [OTLP.ResourceMetrics]) { self.init(resourceMetrics: resourceGroups) }
+
+  /// Appends the binary protobuf encoding to `buffer`.
+  public func encodeProtobuf(into buffer: inout [UInt8]) { appendProtobuf(to: &buffer) }
+
+  /// Decodes binary protobuf.
+  public init(protobuf bytes: [UInt8]) throws(ForwardingError) {
+    try self.init(readingProtobuf: bytes)
+  }
+
+  /// Appends the OTLP JSON encoding to `buffer`.
+  public func encodeJSON(into buffer: inout [UInt8]) { appendJSON(to: &buffer) }
+
+  /// Decodes OTLP JSON.
+  public init(json bytes: [UInt8]) throws(ForwardingError) { try self.init(readingJSON: bytes) }
+}
+
+extension OTLP.ExportMetricsServiceResponse: OTLPExportServiceResponse {
+  /// The data points the partial success rejected and its message, or `nil` for a full success.
+  public var rejection: (count: Int64, message: String)? {
+    partialSuccess.map { ($0.rejectedDataPoints, $0.errorMessage) }
+  }
+
+  /// A response holding the partial success `rejection` (data points rejected and a message), or a
+  /// full success for `nil`.
+  public init(rejection: (count: Int64, message: String)?) {
+    self.init(
+      partialSuccess: rejection.map {
+        OTLP.ExportMetricsPartialSuccess(rejectedDataPoints: $0.count, errorMessage: $0.message)
+      })
+  }
+
+  /// `rejectedDataPoints`.
+  public static var rejectedCountKey: StaticString { "rejectedDataPoints" }
 }

@@ -1,13 +1,8 @@
-/// OTLP's JSON encoding of the metrics messages (ExportMetricsServiceRequest, ResourceMetrics,
-/// ScopeMetrics, Metric, Gauge, Sum, Histogram, NumberDataPoint, HistogramDataPoint,
-/// ExportMetricsServiceResponse, ExportMetricsPartialSuccess), with the keys of proto3's JSON
-/// mapping. The shared rules are in ``OTLPCommonJSON``.
+/// OTLP's JSON encoding of the metrics signal's `Metric` (Gauge, Sum, Histogram,
+/// NumberDataPoint, HistogramDataPoint), with the keys of proto3's JSON mapping. The request's
+/// nesting, the response and the shared rules are in ``OTLPCommonJSON``.
 enum OTLPMetricsJSON {
   // MARK: Writing
-
-  static func write(_ request: OTLP.ExportMetricsServiceRequest, to writer: inout JSONWriter) {
-    OTLPCommonJSON.writeRequest(request.resourceMetrics, to: &writer, item: write(_:to:))
-  }
 
   static func write(_ metric: OTLP.Metric, to writer: inout JSONWriter) {
     writer.object { object in
@@ -113,20 +108,7 @@ enum OTLPMetricsJSON {
     }
   }
 
-  static func write(_ response: OTLP.ExportMetricsServiceResponse, to writer: inout JSONWriter) {
-    OTLPCommonJSON.writeResponse(
-      response.partialSuccess.map { ($0.rejectedDataPoints, $0.errorMessage) },
-      rejectedKey: "rejectedDataPoints", to: &writer)
-  }
-
   // MARK: Reading
-
-  static func readRequest(_ reader: inout JSONReader) throws(ForwardingError)
-    -> OTLP.ExportMetricsServiceRequest
-  {
-    OTLP.ExportMetricsServiceRequest(
-      resourceMetrics: try OTLPCommonJSON.readRequest(&reader, item: readMetric))
-  }
 
   static func readMetric(_ reader: inout JSONReader) throws(ForwardingError) -> OTLP.Metric {
     var metric = OTLP.Metric(name: "")
@@ -236,37 +218,4 @@ enum OTLPMetricsJSON {
     return point
   }
 
-  static func readResponse(_ reader: inout JSONReader) throws(ForwardingError)
-    -> OTLP.ExportMetricsServiceResponse
-  {
-    let partial = try OTLPCommonJSON.readResponse(&reader, rejectedKey: "rejectedDataPoints")
-    return OTLP.ExportMetricsServiceResponse(
-      partialSuccess: partial.map {
-        OTLP.ExportMetricsPartialSuccess(rejectedDataPoints: $0.rejected, errorMessage: $0.message)
-      })
-  }
-}
-
-extension OTLP.ExportMetricsServiceRequest {
-  /// Appends the OTLP JSON encoding to `buffer`.
-  public func encodeJSON(into buffer: inout [UInt8]) {
-    JSONWriter.append(to: &buffer) { OTLPMetricsJSON.write(self, to: &$0) }
-  }
-
-  /// Decodes OTLP JSON.
-  public init(json bytes: [UInt8]) throws(ForwardingError) {
-    self = try OTLPCommonJSON.decodeDocument(bytes, OTLPMetricsJSON.readRequest)
-  }
-}
-
-extension OTLP.ExportMetricsServiceResponse {
-  /// Appends the OTLP JSON encoding to `buffer`.
-  public func encodeJSON(into buffer: inout [UInt8]) {
-    JSONWriter.append(to: &buffer) { OTLPMetricsJSON.write(self, to: &$0) }
-  }
-
-  /// Decodes OTLP JSON.
-  public init(json bytes: [UInt8]) throws(ForwardingError) {
-    self = try OTLPCommonJSON.decodeDocument(bytes, OTLPMetricsJSON.readResponse)
-  }
 }

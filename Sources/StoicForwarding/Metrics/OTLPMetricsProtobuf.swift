@@ -1,8 +1,8 @@
-/// The protobuf encoding of `opentelemetry/proto/metrics/v1/metrics.proto` (ResourceMetrics,
-/// ScopeMetrics, Metric, Gauge, Sum, Histogram, NumberDataPoint, HistogramDataPoint) and
-/// `opentelemetry/proto/collector/metrics/v1/metrics_service.proto`
-/// (ExportMetricsServiceRequest, ExportMetricsServiceResponse, ExportMetricsPartialSuccess),
-/// with the field numbers of those files. Fields are written in field-number order.
+/// The protobuf encoding of `opentelemetry/proto/metrics/v1/metrics.proto`'s `Metric` (Gauge,
+/// Sum, Histogram, NumberDataPoint, HistogramDataPoint), with the field numbers of that file.
+/// Fields are written in field-number order. The request's nesting
+/// (`ExportMetricsServiceRequest`, `ResourceMetrics`, `ScopeMetrics`) and the response are
+/// every signal's, in ``OTLPCommonProtobuf``.
 enum OTLPMetricsProtobuf {
   /// `Metric` (`data` is a oneof of gauge, sum, histogram and two kinds skipped here:
   /// exponential_histogram = 10, summary = 11).
@@ -57,22 +57,7 @@ enum OTLPMetricsProtobuf {
     static let max = 12  // optional double
   }
 
-  /// `ExportMetricsServiceResponse`.
-  enum ExportMetricsServiceResponseField {
-    static let partialSuccess = 1
-  }
-
-  /// `ExportMetricsPartialSuccess`.
-  enum ExportMetricsPartialSuccessField {
-    static let rejectedDataPoints = 1  // int64
-    static let errorMessage = 2
-  }
-
   // MARK: Writing
-
-  static func write(_ request: OTLP.ExportMetricsServiceRequest, to writer: inout ProtobufWriter) {
-    OTLPCommonProtobuf.writeRequest(request.resourceMetrics, to: &writer, item: write(_:to:))
-  }
 
   static func write(_ metric: OTLP.Metric, to writer: inout ProtobufWriter) {
     writer.string(MetricField.name, metric.name)
@@ -134,24 +119,7 @@ enum OTLPMetricsProtobuf {
     if let max = point.max { writer.presentFixed64(HistogramDataPointField.max, max.bitPattern) }
   }
 
-  static func write(
-    _ response: OTLP.ExportMetricsServiceResponse, to writer: inout ProtobufWriter
-  ) {
-    OTLPCommonProtobuf.writePartialSuccess(
-      response.partialSuccess.map { ($0.rejectedDataPoints, $0.errorMessage) },
-      field: ExportMetricsServiceResponseField.partialSuccess,
-      rejectedField: ExportMetricsPartialSuccessField.rejectedDataPoints,
-      messageField: ExportMetricsPartialSuccessField.errorMessage, to: &writer)
-  }
-
   // MARK: Reading
-
-  static func read(_ reader: inout ProtobufReader) throws(ForwardingError)
-    -> OTLP.ExportMetricsServiceRequest
-  {
-    OTLP.ExportMetricsServiceRequest(
-      resourceMetrics: try OTLPCommonProtobuf.readRequest(&reader, item: readMetric))
-  }
 
   static func readMetric(_ reader: inout ProtobufReader) throws(ForwardingError) -> OTLP.Metric {
     var metric = OTLP.Metric(name: "")
@@ -290,42 +258,4 @@ enum OTLPMetricsProtobuf {
     return point
   }
 
-  static func readResponse(_ reader: inout ProtobufReader) throws(ForwardingError)
-    -> OTLP.ExportMetricsServiceResponse
-  {
-    let partial = try OTLPCommonProtobuf.readPartialSuccess(
-      &reader, field: ExportMetricsServiceResponseField.partialSuccess,
-      rejectedField: ExportMetricsPartialSuccessField.rejectedDataPoints,
-      messageField: ExportMetricsPartialSuccessField.errorMessage)
-    return OTLP.ExportMetricsServiceResponse(
-      partialSuccess: partial.map {
-        OTLP.ExportMetricsPartialSuccess(rejectedDataPoints: $0.rejected, errorMessage: $0.message)
-      })
-  }
-}
-
-extension OTLP.ExportMetricsServiceRequest: OTLPMessage {
-  /// Appends the binary protobuf encoding to `buffer`.
-  public func encodeProtobuf(into buffer: inout [UInt8]) {
-    ProtobufWriter.append(to: &buffer) { OTLPMetricsProtobuf.write(self, to: &$0) }
-  }
-
-  /// Decodes binary protobuf.
-  public init(protobuf bytes: [UInt8]) throws(ForwardingError) {
-    var reader = ProtobufReader(bytes)
-    self = try OTLPMetricsProtobuf.read(&reader)
-  }
-}
-
-extension OTLP.ExportMetricsServiceResponse: OTLPMessage {
-  /// Appends the binary protobuf encoding to `buffer`.
-  public func encodeProtobuf(into buffer: inout [UInt8]) {
-    ProtobufWriter.append(to: &buffer) { OTLPMetricsProtobuf.write(self, to: &$0) }
-  }
-
-  /// Decodes binary protobuf.
-  public init(protobuf bytes: [UInt8]) throws(ForwardingError) {
-    var reader = ProtobufReader(bytes)
-    self = try OTLPMetricsProtobuf.readResponse(&reader)
-  }
 }

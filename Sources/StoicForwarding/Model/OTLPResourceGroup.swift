@@ -35,4 +35,12 @@ protocol OTLPScopeGroup: Sendable {
   var schemaUrl: String { get set }
   /// The group's JSON key for its items (`logRecords`).
   static var itemsKey: StaticString { get }
+  /// Writes an item's fields in protobuf (the nesting frames them).
+  static func writeItem(_ item: Item, to writer: inout ProtobufWriter)
+  /// Reads an item from its protobuf message.
+  static func readItem(_ reader: inout ProtobufReader) throws(ForwardingError) -> Item
+  /// Writes an item's JSON object.
+  static func writeItem(_ item: Item, to writer: inout JSONWriter)
+  /// Reads an item's JSON object.
+  static func readItem(_ reader: inout JSONReader) throws(ForwardingError) -> Item
 }

@@ -237,26 +237,35 @@ enum OTLPCommonProtobuf {
 
   // MARK: Export responses
 
-  /// Writes the partial success of an `Export…ServiceResponse` (logs and metrics share its
-  /// shape; the caller names the field numbers), or nothing for a full success.
-  static func writePartialSuccess(
-    _ partial: (rejected: Int64, message: String)?, field: Int, rejectedField: Int,
-    messageField: Int, to writer: inout ProtobufWriter
+  /// `Export…ServiceResponse`: the same numbers in every signal.
+  enum ResponseField {
+    static let partialSuccess = 1  // Export…PartialSuccess
+  }
+
+  /// `Export…PartialSuccess`: the same numbers in every signal.
+  enum PartialSuccessField {
+    static let rejectedCount = 1  // int64 (rejected_log_records, rejected_data_points, …)
+    static let errorMessage = 2
+  }
+
+  /// Writes an `Export…ServiceResponse`: its partial success, or nothing for a full success.
+  static func writeResponse(
+    _ partial: (count: Int64, message: String)?, to writer: inout ProtobufWriter
   ) {
     guard let partial else { return }
-    writer.message(field) { message in
-      message.int64(rejectedField, partial.rejected)
-      message.string(messageField, partial.message)
+    writer.message(ResponseField.partialSuccess) { message in
+      message.int64(PartialSuccessField.rejectedCount, partial.count)
+      message.string(PartialSuccessField.errorMessage, partial.message)
     }
   }
 
   /// Reads an `Export…ServiceResponse`: its partial success (merged, if sent twice), or `nil`.
-  static func readPartialSuccess(
-    _ reader: inout ProtobufReader, field: Int, rejectedField: Int, messageField: Int
-  ) throws(ForwardingError) -> (rejected: Int64, message: String)? {
-    var partial: (rejected: Int64, message: String)? = nil
+  static func readResponse(_ reader: inout ProtobufReader) throws(ForwardingError)
+    -> (count: Int64, message: String)?
+  {
+    var partial: (count: Int64, message: String)? = nil
     while let (number, wireType) = try reader.nextField() {
-      guard number == field, wireType == .lengthDelimited else {
+      guard number == ResponseField.partialSuccess, wireType == .lengthDelimited else {
         try reader.skip(wireType, field: number)
         continue
       }
@@ -264,8 +273,10 @@ enum OTLPCommonProtobuf {
       var message = try reader.message()
       while let (inner, type) = try message.nextField() {
         switch (inner, type) {
-        case (rejectedField, .varint): merged.rejected = Int64(bitPattern: try message.varint())
-        case (messageField, .lengthDelimited): merged.message = try message.string()
+        case (PartialSuccessField.rejectedCount, .varint):
+          merged.count = Int64(bitPattern: try message.varint())
+        case (PartialSuccessField.errorMessage, .lengthDelimited):
+          merged.message = try message.string()
         default: try message.skip(type, field: inner)
         }
       }

@@ -236,4 +236,55 @@ extension OTLP.ScopeSpans: OTLPScopeGroup {
     _modify { yield &spans }
   }
   static var itemsKey: StaticString { "spans" }
+  static func writeItem(_ item: OTLP.Span, to writer: inout ProtobufWriter) {
+    OTLPTracesProtobuf.write(item, to: &writer)
+  }
+  static func readItem(_ reader: inout ProtobufReader) throws(ForwardingError) -> OTLP.Span {
+    try OTLPTracesProtobuf.readSpan(&reader)
+  }
+  static func writeItem(_ item: OTLP.Span, to writer: inout JSONWriter) {
+    OTLPTracesJSON.write(item, to: &writer)
+  }
+  static func readItem(_ reader: inout JSONReader) throws(ForwardingError) -> OTLP.Span {
+    try OTLPTracesJSON.readSpan(&reader)
+  }
+}
+
+extension OTLP.ExportTraceServiceRequest: OTLPExportServiceRequest {
+  var resourceGroups: [OTLP.ResourceSpans] { resourceSpans }
+
+  init(resourceGroups: [OTLP.ResourceSpans]) { self.init(resourceSpans: resourceGroups) }
+
+  /// Appends the binary protobuf encoding to `buffer`.
+  public func encodeProtobuf(into buffer: inout [UInt8]) { appendProtobuf(to: &buffer) }
+
+  /// Decodes binary protobuf.
+  public init(protobuf bytes: [UInt8]) throws(ForwardingError) {
+    try self.init(readingProtobuf: bytes)
+  }
+
+  /// Appends the OTLP JSON encoding to `buffer`.
+  public func encodeJSON(into buffer: inout [UInt8]) { appendJSON(to: &buffer) }
+
+  /// Decodes OTLP JSON.
+  public init(json bytes: [UInt8]) throws(ForwardingError) { try self.init(readingJSON: bytes) }
+}
+
+extension OTLP.ExportTraceServiceResponse: OTLPExportServiceResponse {
+  /// The spans the partial success rejected and its message, or `nil` for a full success.
+  public var rejection: (count: Int64, message: String)? {
+    partialSuccess.map { ($0.rejectedSpans, $0.errorMessage) }
+  }
+
+  /// A response holding the partial success `rejection` (spans rejected and a message), or a
+  /// full success for `nil`.
+  public init(rejection: (count: Int64, message: String)?) {
+    self.init(
+      partialSuccess: rejection.map {
+        OTLP.ExportTracePartialSuccess(rejectedSpans: $0.count, errorMessage: $0.message)
+      })
+  }
+
+  /// `rejectedSpans`.
+  public static var rejectedCountKey: StaticString { "rejectedSpans" }
 }

@@ -1,13 +1,9 @@
-/// OTLP's JSON encoding of the traces messages (ExportTraceServiceRequest, ResourceSpans,
-/// ScopeSpans, Span, Span.Event, Span.Link, Status, ExportTraceServiceResponse,
-/// ExportTracePartialSuccess), with the keys of proto3's JSON mapping; trace and span ids in
-/// hexadecimal, as OTLP/JSON requires. The shared rules are in ``OTLPCommonJSON``.
+/// OTLP's JSON encoding of the traces signal's `Span` (Span.Event, Span.Link, Status), with
+/// the keys of proto3's JSON mapping; trace and span ids in hexadecimal, as OTLP/JSON
+/// requires. The request's nesting, the response and the shared rules are in
+/// ``OTLPCommonJSON``.
 enum OTLPTracesJSON {
   // MARK: Writing
-
-  static func write(_ request: OTLP.ExportTraceServiceRequest, to writer: inout JSONWriter) {
-    OTLPCommonJSON.writeRequest(request.resourceSpans, to: &writer, item: write(_:to:))
-  }
 
   static func write(_ span: OTLP.Span, to writer: inout JSONWriter) {
     writer.object { object in
@@ -72,20 +68,7 @@ enum OTLPTracesJSON {
     writer.hex(value)
   }
 
-  static func write(_ response: OTLP.ExportTraceServiceResponse, to writer: inout JSONWriter) {
-    OTLPCommonJSON.writeResponse(
-      response.partialSuccess.map { ($0.rejectedSpans, $0.errorMessage) },
-      rejectedKey: "rejectedSpans", to: &writer)
-  }
-
   // MARK: Reading
-
-  static func readRequest(_ reader: inout JSONReader) throws(ForwardingError)
-    -> OTLP.ExportTraceServiceRequest
-  {
-    OTLP.ExportTraceServiceRequest(
-      resourceSpans: try OTLPCommonJSON.readRequest(&reader, item: readSpan))
-  }
 
   static func readSpan(_ reader: inout JSONReader) throws(ForwardingError) -> OTLP.Span {
     var span = OTLP.Span()
@@ -168,37 +151,4 @@ enum OTLPTracesJSON {
     return status
   }
 
-  static func readResponse(_ reader: inout JSONReader) throws(ForwardingError)
-    -> OTLP.ExportTraceServiceResponse
-  {
-    let partial = try OTLPCommonJSON.readResponse(&reader, rejectedKey: "rejectedSpans")
-    return OTLP.ExportTraceServiceResponse(
-      partialSuccess: partial.map {
-        OTLP.ExportTracePartialSuccess(rejectedSpans: $0.rejected, errorMessage: $0.message)
-      })
-  }
-}
-
-extension OTLP.ExportTraceServiceRequest {
-  /// Appends the OTLP JSON encoding to `buffer`.
-  public func encodeJSON(into buffer: inout [UInt8]) {
-    JSONWriter.append(to: &buffer) { OTLPTracesJSON.write(self, to: &$0) }
-  }
-
-  /// Decodes OTLP JSON.
-  public init(json bytes: [UInt8]) throws(ForwardingError) {
-    self = try OTLPCommonJSON.decodeDocument(bytes, OTLPTracesJSON.readRequest)
-  }
-}
-
-extension OTLP.ExportTraceServiceResponse {
-  /// Appends the OTLP JSON encoding to `buffer`.
-  public func encodeJSON(into buffer: inout [UInt8]) {
-    JSONWriter.append(to: &buffer) { OTLPTracesJSON.write(self, to: &$0) }
-  }
-
-  /// Decodes OTLP JSON.
-  public init(json bytes: [UInt8]) throws(ForwardingError) {
-    self = try OTLPCommonJSON.decodeDocument(bytes, OTLPTracesJSON.readResponse)
-  }
 }

@@ -1,8 +1,8 @@
-/// The protobuf encoding of `opentelemetry/proto/trace/v1/trace.proto` (ResourceSpans,
-/// ScopeSpans, Span, Span.Event, Span.Link, Status) and
-/// `opentelemetry/proto/collector/trace/v1/trace_service.proto` (ExportTraceServiceRequest,
-/// ExportTraceServiceResponse, ExportTracePartialSuccess), with the field numbers of those
-/// files. Fields are written in field-number order, as protoc's encoders write them.
+/// The protobuf encoding of `opentelemetry/proto/trace/v1/trace.proto`'s `Span` (Span.Event,
+/// Span.Link, Status), with the field numbers of that file. Fields are written in field-number
+/// order, as protoc's encoders write them. The request's nesting (`ExportTraceServiceRequest`,
+/// `ResourceSpans`, `ScopeSpans`) and the response are every signal's, in
+/// ``OTLPCommonProtobuf``.
 enum OTLPTracesProtobuf {
   /// `Span`.
   enum SpanField {
@@ -48,22 +48,7 @@ enum OTLPTracesProtobuf {
     static let code = 3  // enum StatusCode
   }
 
-  /// `ExportTraceServiceResponse`.
-  enum ExportTraceServiceResponseField {
-    static let partialSuccess = 1
-  }
-
-  /// `ExportTracePartialSuccess`.
-  enum ExportTracePartialSuccessField {
-    static let rejectedSpans = 1  // int64
-    static let errorMessage = 2
-  }
-
   // MARK: Writing
-
-  static func write(_ request: OTLP.ExportTraceServiceRequest, to writer: inout ProtobufWriter) {
-    OTLPCommonProtobuf.writeRequest(request.resourceSpans, to: &writer, item: write(_:to:))
-  }
 
   static func write(_ span: OTLP.Span, to writer: inout ProtobufWriter) {
     writer.bytes(SpanField.traceId, span.traceId)
@@ -105,22 +90,7 @@ enum OTLPTracesProtobuf {
     writer.fixed32(SpanField.flags, span.flags)
   }
 
-  static func write(_ response: OTLP.ExportTraceServiceResponse, to writer: inout ProtobufWriter) {
-    OTLPCommonProtobuf.writePartialSuccess(
-      response.partialSuccess.map { ($0.rejectedSpans, $0.errorMessage) },
-      field: ExportTraceServiceResponseField.partialSuccess,
-      rejectedField: ExportTracePartialSuccessField.rejectedSpans,
-      messageField: ExportTracePartialSuccessField.errorMessage, to: &writer)
-  }
-
   // MARK: Reading
-
-  static func read(_ reader: inout ProtobufReader) throws(ForwardingError)
-    -> OTLP.ExportTraceServiceRequest
-  {
-    OTLP.ExportTraceServiceRequest(
-      resourceSpans: try OTLPCommonProtobuf.readRequest(&reader, item: readSpan))
-  }
 
   static func readSpan(_ reader: inout ProtobufReader) throws(ForwardingError) -> OTLP.Span {
     var span = OTLP.Span()
@@ -208,42 +178,4 @@ enum OTLPTracesProtobuf {
     return status
   }
 
-  static func readResponse(_ reader: inout ProtobufReader) throws(ForwardingError)
-    -> OTLP.ExportTraceServiceResponse
-  {
-    let partial = try OTLPCommonProtobuf.readPartialSuccess(
-      &reader, field: ExportTraceServiceResponseField.partialSuccess,
-      rejectedField: ExportTracePartialSuccessField.rejectedSpans,
-      messageField: ExportTracePartialSuccessField.errorMessage)
-    return OTLP.ExportTraceServiceResponse(
-      partialSuccess: partial.map {
-        OTLP.ExportTracePartialSuccess(rejectedSpans: $0.rejected, errorMessage: $0.message)
-      })
-  }
-}
-
-extension OTLP.ExportTraceServiceRequest: OTLPMessage {
-  /// Appends the binary protobuf encoding to `buffer`.
-  public func encodeProtobuf(into buffer: inout [UInt8]) {
-    ProtobufWriter.append(to: &buffer) { OTLPTracesProtobuf.write(self, to: &$0) }
-  }
-
-  /// Decodes binary protobuf.
-  public init(protobuf bytes: [UInt8]) throws(ForwardingError) {
-    var reader = ProtobufReader(bytes)
-    self = try OTLPTracesProtobuf.read(&reader)
-  }
-}
-
-extension OTLP.ExportTraceServiceResponse: OTLPMessage {
-  /// Appends the binary protobuf encoding to `buffer`.
-  public func encodeProtobuf(into buffer: inout [UInt8]) {
-    ProtobufWriter.append(to: &buffer) { OTLPTracesProtobuf.write(self, to: &$0) }
-  }
-
-  /// Decodes binary protobuf.
-  public init(protobuf bytes: [UInt8]) throws(ForwardingError) {
-    var reader = ProtobufReader(bytes)
-    self = try OTLPTracesProtobuf.readResponse(&reader)
-  }
 }

@@ -8,6 +8,8 @@ internal import StoicTelemetry
 /// `SpanSpool.dropEndedThrough(_:)`, which carries the starts of spans still open past the
 /// drop, so that a crash after it still ends them.
 enum TracesSignal: ForwardedSignal {
+  typealias Response = OTLP.ExportTraceServiceResponse
+
   static var stream: SpoolStream { .traces }
   static var signal: OTLPSignal { .traces }
   static var name: String { "traces" }
@@ -84,13 +86,6 @@ enum TracesSignal: ForwardedSignal {
     try spool.spans?.dropEndedThrough(sequence)
   }
 
-  static func partialSuccess(in body: [UInt8], as encoding: OTLPEncoding) -> (
-    rejected: Int64, message: String
-  )? {
-    (try? OTLP.ExportTraceServiceResponse(decoding: body, as: encoding))?.partialSuccess.map {
-      ($0.rejectedSpans, $0.errorMessage)
-    }
-  }
 }
 
 extension SpoolBatchSource {

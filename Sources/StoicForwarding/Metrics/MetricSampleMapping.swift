@@ -4,10 +4,13 @@ public import StoicTelemetry
 /// points of one metric, in the order the names first appear; the same samples always give the
 /// same metrics.
 ///
-/// - counter: `Sum`, monotonic, cumulative, integer points;
-/// - floating-point counter: `Sum`, monotonic, cumulative, double points;
+/// - a kind whose data is a monotonic sum (counter, floating-point counter): `Sum`, monotonic,
+///   cumulative, integer or double points as its samples hold;
 /// - gauge: `Gauge`, double points;
 /// - histogram: `Histogram`, cumulative, explicit bounds, with count, sum, min and max.
+///
+/// The data follows the kind's `otlpData`, never the kind itself, so a new kind whose data is
+/// one of these needs nothing here.
 ///
 /// A sample's dimensions are its point's attributes, in their order.
 public enum MetricSampleMapping {
@@ -38,12 +41,12 @@ public enum MetricSampleMapping {
 
   /// The data of samples of one kind.
   static func data(_ kind: MetricKind, _ samples: [MetricSample]) -> OTLP.Metric.Data {
-    switch kind {
-    case .counter, .floatingPointCounter:
+    switch kind.otlpData {
+    case .monotonicSum:
       .sum(OTLP.Sum(dataPoints: samples.map(number), aggregationTemporality: .cumulative))
     case .gauge:
       .gauge(OTLP.Gauge(dataPoints: samples.map(number)))
-    case .histogram:
+    case .explicitHistogram:
       .histogram(OTLP.Histogram(dataPoints: samples.map(histogram)))
     }
   }

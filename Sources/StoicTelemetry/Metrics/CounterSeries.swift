@@ -73,3 +73,47 @@ public final class FloatingPointCounterSeries: @unchecked Sendable {
     Double(bitPattern: stoic_atomic_load(word))
   }
 }
+
+extension CounterSeries: MetricSeriesKind {
+  static var kind: MetricKind { .counter }
+  static var name: String { "counter" }
+  static var valueShape: MetricValueShape { .integer }
+  static var otlpData: MetricOTLPData { .monotonicSum }
+
+  /// The shared cells, then the sum (two's complement).
+  static func cellCount(boundCount: Int) -> Int { MetricsLiveFormat.valueCell + 1 }
+
+  /// The sum; the marker is the sum.
+  static func store(_ value: MetricSample.Value, into cells: inout [UInt64]) -> UInt64 {
+    guard case .integer(let sum) = value else { return 0 }
+    cells[MetricsLiveFormat.valueCell] = UInt64(bitPattern: sum)
+    return UInt64(bitPattern: sum)
+  }
+
+  static func read(_ series: MetricsSeries) -> (value: MetricSample.Value, marker: UInt64) {
+    let sum = series.load(MetricsLiveFormat.valueCell)
+    return (.integer(Int64(bitPattern: sum)), sum)
+  }
+}
+
+extension FloatingPointCounterSeries: MetricSeriesKind {
+  static var kind: MetricKind { .floatingPointCounter }
+  static var name: String { "floatingPointCounter" }
+  static var valueShape: MetricValueShape { .double }
+  static var otlpData: MetricOTLPData { .monotonicSum }
+
+  /// The shared cells, then the sum (a double).
+  static func cellCount(boundCount: Int) -> Int { MetricsLiveFormat.valueCell + 1 }
+
+  /// The sum; the marker is its bit pattern.
+  static func store(_ value: MetricSample.Value, into cells: inout [UInt64]) -> UInt64 {
+    guard case .double(let sum) = value else { return 0 }
+    cells[MetricsLiveFormat.valueCell] = sum.bitPattern
+    return sum.bitPattern
+  }
+
+  static func read(_ series: MetricsSeries) -> (value: MetricSample.Value, marker: UInt64) {
+    let bits = series.load(MetricsLiveFormat.valueCell)
+    return (.double(Double(bitPattern: bits)), bits)
+  }
+}

@@ -39,3 +39,27 @@ public final class GaugeSeries: @unchecked Sendable {
     Double(bitPattern: stoic_atomic_load(word))
   }
 }
+
+extension GaugeSeries: MetricSeriesKind {
+  static var kind: MetricKind { .gauge }
+  static var name: String { "gauge" }
+  static var valueShape: MetricValueShape { .double }
+  static var otlpData: MetricOTLPData { .gauge }
+
+  /// The shared cells, then the value (a double) and the count of updates.
+  static func cellCount(boundCount: Int) -> Int { MetricsLiveFormat.gaugeUpdatesCell + 1 }
+
+  /// The value, counted as one update (a gauge is sampled once set); the marker is the count
+  /// of updates (a gauge set to the value it had still changed).
+  static func store(_ value: MetricSample.Value, into cells: inout [UInt64]) -> UInt64 {
+    guard case .double(let number) = value else { return 0 }
+    cells[MetricsLiveFormat.valueCell] = number.bitPattern
+    cells[MetricsLiveFormat.gaugeUpdatesCell] = 1
+    return 1
+  }
+
+  static func read(_ series: MetricsSeries) -> (value: MetricSample.Value, marker: UInt64) {
+    let updates = series.load(MetricsLiveFormat.gaugeUpdatesCell)
+    return (.double(series.loadDouble(MetricsLiveFormat.valueCell)), updates)
+  }
+}

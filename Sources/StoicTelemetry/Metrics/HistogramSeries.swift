@@ -54,3 +54,57 @@ public final class HistogramSeries: @unchecked Sendable {
     return histogram
   }
 }
+
+extension HistogramSeries: MetricSeriesKind {
+  static var kind: MetricKind { .histogram }
+  static var name: String { "histogram" }
+  static var valueShape: MetricValueShape { .histogram }
+  static var otlpData: MetricOTLPData { .explicitHistogram }
+
+  /// The shared cells, then sum, minimum, maximum (doubles) and a count per bucket.
+  static func cellCount(boundCount: Int) -> Int {
+    MetricsLiveFormat.histogramFirstBucketCell + boundCount + 1
+  }
+
+  /// An empty series' minimum is +∞ and its maximum −∞, so that the first value is both.
+  static func initialize(_ cells: inout [UInt64]) {
+    cells[MetricsLiveFormat.histogramMinCell] = Double.infinity.bitPattern
+    cells[MetricsLiveFormat.histogramMaxCell] = (-Double.infinity).bitPattern
+  }
+
+  /// The sum, the extremes when the sample has them, and the bucket counts (those the cells
+  /// hold); the marker is the count.
+  static func store(_ value: MetricSample.Value, into cells: inout [UInt64]) -> UInt64 {
+    guard case .histogram(let histogram) = value else { return 0 }
+    cells[MetricsLiveFormat.histogramSumCell] = histogram.sum.bitPattern
+    if let min = histogram.min, let max = histogram.max {
+      cells[MetricsLiveFormat.histogramMinCell] = min.bitPattern
+      cells[MetricsLiveFormat.histogramMaxCell] = max.bitPattern
+    }
+    for (index, count) in histogram.bucketCounts.enumerated()
+    where MetricsLiveFormat.histogramFirstBucketCell + index < cells.count {
+      cells[MetricsLiveFormat.histogramFirstBucketCell + index] = count
+    }
+    return histogram.count
+  }
+
+  /// The buckets first: a recording adds to the sum before its bucket, so the sum read after
+  /// covers at least the values counted. The marker is the count; the extremes are nil while
+  /// they still hold their starting infinities.
+  static func read(_ series: MetricsSeries) -> (value: MetricSample.Value, marker: UInt64) {
+    let bounds = series.key.bounds
+    let counts = (0...bounds.count).map {
+      series.load(MetricsLiveFormat.histogramFirstBucketCell + $0)
+    }
+    var histogram = MetricHistogram(
+      bounds: bounds, bucketCounts: counts,
+      sum: series.loadDouble(MetricsLiveFormat.histogramSumCell),
+      min: series.loadDouble(MetricsLiveFormat.histogramMinCell),
+      max: series.loadDouble(MetricsLiveFormat.histogramMaxCell))
+    if let min = histogram.min, let max = histogram.max, min > max {
+      histogram.min = nil
+      histogram.max = nil
+    }
+    return (.histogram(histogram), histogram.count)
+  }
+}

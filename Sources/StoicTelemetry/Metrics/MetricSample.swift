@@ -61,15 +61,7 @@ public struct MetricSample: Sendable, Hashable {
   public var isOverflow: Bool { dimensions.contains(.overflow) }
 
   /// Whether ``value``'s case is the one ``kind`` calls for.
-  public var isConsistent: Bool {
-    switch (kind, value) {
-    case (.counter, .integer), (.floatingPointCounter, .double), (.gauge, .double),
-      (.histogram, .histogram):
-      true
-    default:
-      false
-    }
-  }
+  public var isConsistent: Bool { value.shape == kind.series.valueShape }
 }
 
 /// What a metric series measures, and so how its samples map onto OpenTelemetry's data points.
@@ -95,14 +87,7 @@ public enum MetricKind: UInt8, Sendable, Hashable, CaseIterable, CustomStringCon
   case histogram = 4
 
   /// `counter`, `floatingPointCounter`, `gauge` or `histogram`.
-  public var description: String {
-    switch self {
-    case .counter: "counter"
-    case .floatingPointCounter: "floatingPointCounter"
-    case .gauge: "gauge"
-    case .histogram: "histogram"
-    }
-  }
+  public var description: String { series.name }
 }
 
 /// One dimension (an OpenTelemetry attribute) of a metric series: a key and its value.

@@ -23,10 +23,11 @@
 ///                24  identity      name text, unit text, dimensionCount u16 and per
 ///                                  dimension key text and value text, boundCount u16 and
 ///                                  boundCount × bound (double)
-///                 …  value         counter: i64; floatingPointCounter, gauge: double;
-///                                  histogram: (boundCount + 1) × bucket count u64, sum,
-///                                  min, max (doubles; min and max all-zero bits without
-///                                  flag bit 0)
+///                 …  value         by the kind's value shape (``MetricSeriesKind/valueShape``):
+///                                  integer (counter): i64; double (floatingPointCounter,
+///                                  gauge): double; histogram: (boundCount + 1) × bucket
+///                                  count u64, sum, min, max (doubles; min and max all-zero
+///                                  bits without flag bit 0)
 /// ```
 ///
 /// The identity part is also the descriptor of a series in the live file
@@ -200,7 +201,7 @@ enum MetricSampleFormat {
       return .failure(Failure(reason: "unknown kind"))
     }
     guard let flags = body.u8(), flags & ~hasMinMaxFlag == 0,
-      flags == 0 || kind == .histogram, body.u16() == 0
+      flags == 0 || kind.series.valueShape == .histogram, body.u16() == 0
     else { return .failure(Failure(reason: "bad flags")) }
     guard let start = body.u64(), let time = body.u64() else {
       return .failure(Failure(reason: "times cut short"))
@@ -209,11 +210,11 @@ enum MetricSampleFormat {
       return .failure(Failure(reason: "bad identity"))
     }
     let value: MetricSample.Value
-    switch kind {
-    case .counter:
+    switch kind.series.valueShape {
+    case .integer:
       guard let bits = body.u64() else { return .failure(Failure(reason: "value cut short")) }
       value = .integer(Int64(bitPattern: bits))
-    case .floatingPointCounter, .gauge:
+    case .double:
       guard let number = body.double() else {
         return .failure(Failure(reason: "value cut short"))
       }
@@ -272,7 +273,8 @@ enum MetricSampleFormat {
       dimensions.append(dimension)
     }
     guard let boundCount = reader.u16(), Int(boundCount) <= MetricHistogram.maximumBoundCount,
-      kind == .histogram || boundCount == 0, Int(boundCount) * 8 <= reader.remaining
+      kind.series.valueShape == .histogram || boundCount == 0,
+      Int(boundCount) * 8 <= reader.remaining
     else { return nil }
     var bounds: [Double] = []
     bounds.reserveCapacity(Int(boundCount))

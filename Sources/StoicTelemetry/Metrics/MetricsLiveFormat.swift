@@ -83,13 +83,10 @@ enum MetricsLiveFormat {
   /// The largest extent accepted when reading one back: 1 GiB.
   static let maximumExtentSize: UInt64 = 1 << 30
 
-  /// How many cells a series of `kind` with `boundCount` bounds has.
+  /// How many cells a series of `kind` with `boundCount` bounds has (its
+  /// ``MetricSeriesKind/cellCount(boundCount:)``).
   static func cellCount(kind: MetricKind, boundCount: Int) -> Int {
-    switch kind {
-    case .counter, .floatingPointCounter: 4
-    case .gauge: 5
-    case .histogram: histogramFirstBucketCell + boundCount + 1
-    }
+    kind.series.cellCount(boundCount: boundCount)
   }
 
   // MARK: Header

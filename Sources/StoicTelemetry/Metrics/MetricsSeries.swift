@@ -36,17 +36,13 @@ final class MetricsSeries: @unchecked Sendable {
 
   func loadDouble(_ index: Int) -> Double { Double(bitPattern: load(index)) }
 
-  /// The cells a new series of `key` starts with (all values zero, start `now`).
+  /// The cells a new series of `key` starts with (all values empty, start `now`).
   static func initialCells(_ key: MetricSeriesKey, now: UInt64) -> [UInt64] {
-    var cells = [UInt64](
-      repeating: 0,
-      count: MetricsLiveFormat.cellCount(kind: key.kind, boundCount: key.bounds.count))
+    let kind = key.kind.series
+    var cells = [UInt64](repeating: 0, count: kind.cellCount(boundCount: key.bounds.count))
     cells[MetricsLiveFormat.startCell] = now
     cells[MetricsLiveFormat.sampledStartCell] = now
-    if key.kind == .histogram {
-      cells[MetricsLiveFormat.histogramMinCell] = Double.infinity.bitPattern
-      cells[MetricsLiveFormat.histogramMaxCell] = (-Double.infinity).bitPattern
-    }
+    kind.initialize(&cells)
     return cells
   }
 
@@ -54,82 +50,17 @@ final class MetricsSeries: @unchecked Sendable {
   static func cells(continuing sample: MetricSample) -> [UInt64] {
     let key = MetricSeriesKey(sample)
     var cells = initialCells(key, now: sample.startNanoseconds)
-    switch sample.value {
-    case .integer(let value):
-      cells[MetricsLiveFormat.valueCell] = UInt64(bitPattern: value)
-    case .double(let value):
-      cells[MetricsLiveFormat.valueCell] = value.bitPattern
-      if key.kind == .gauge { cells[MetricsLiveFormat.gaugeUpdatesCell] = 1 }
-    case .histogram(let histogram):
-      cells[MetricsLiveFormat.histogramSumCell] = histogram.sum.bitPattern
-      if let min = histogram.min, let max = histogram.max {
-        cells[MetricsLiveFormat.histogramMinCell] = min.bitPattern
-        cells[MetricsLiveFormat.histogramMaxCell] = max.bitPattern
-      }
-      for (index, count) in histogram.bucketCounts.enumerated()
-      where MetricsLiveFormat.histogramFirstBucketCell + index < cells.count {
-        cells[MetricsLiveFormat.histogramFirstBucketCell + index] = count
-      }
-    }
-    cells[MetricsLiveFormat.sampledMarkerCell] = marker(of: sample.value, kind: key.kind, cells)
+    cells[MetricsLiveFormat.sampledMarkerCell] = key.kind.series.store(sample.value, into: &cells)
     return cells
-  }
-
-  /// What tells a change of the series' value: the counter's value, the double's bits, the
-  /// gauge's update count or the histogram's count.
-  private static func marker(of value: MetricSample.Value, kind: MetricKind, _ cells: [UInt64])
-    -> UInt64
-  {
-    switch value {
-    case .integer(let number): UInt64(bitPattern: number)
-    case .double(let number):
-      kind == .gauge ? cells[MetricsLiveFormat.gaugeUpdatesCell] : number.bitPattern
-    case .histogram(let histogram): histogram.count
-    }
   }
 
   /// The series' current value as a sample taken at `time`, and its change marker.
   func read(time: UInt64) -> (sample: MetricSample, marker: UInt64) {
-    let value: MetricSample.Value
-    let marker: UInt64
-    switch key.kind {
-    case .counter:
-      marker = load(MetricsLiveFormat.valueCell)
-      value = .integer(Int64(bitPattern: marker))
-    case .floatingPointCounter:
-      marker = load(MetricsLiveFormat.valueCell)
-      value = .double(Double(bitPattern: marker))
-    case .gauge:
-      marker = load(MetricsLiveFormat.gaugeUpdatesCell)
-      value = .double(loadDouble(MetricsLiveFormat.valueCell))
-    case .histogram:
-      // The buckets first: a recording adds to the sum before its bucket, so the sum read after
-      // covers at least the values counted.
-      let counts = (0...key.bounds.count).map {
-        load(MetricsLiveFormat.histogramFirstBucketCell + $0)
-      }
-      let histogram = MetricHistogram(
-        bounds: key.bounds, bucketCounts: counts,
-        sum: loadDouble(MetricsLiveFormat.histogramSumCell),
-        min: loadDouble(MetricsLiveFormat.histogramMinCell),
-        max: loadDouble(MetricsLiveFormat.histogramMaxCell))
-      marker = histogram.count
-      value = .histogram(Self.withoutEmptyExtremes(histogram))
-    }
+    let (value, marker) = key.kind.series.read(self)
     let sample = MetricSample(
       name: key.name, dimensions: key.dimensions, kind: key.kind, unit: key.unit,
       startNanoseconds: load(MetricsLiveFormat.startCell), timeNanoseconds: time, value: value)
     return (sample, marker)
-  }
-
-  /// `histogram` with min and max nil while they still hold their starting infinities.
-  private static func withoutEmptyExtremes(_ histogram: MetricHistogram) -> MetricHistogram {
-    var result = histogram
-    if let min = result.min, let max = result.max, min > max {
-      result.min = nil
-      result.max = nil
-    }
-    return result
   }
 
   /// Whether the series changed since its last sample: its marker or its start differ from

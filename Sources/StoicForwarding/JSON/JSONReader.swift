@@ -489,3 +489,16 @@ package struct JSONReader {
     ForwardingError(code, message, offset: offset ?? position)
   }
 }
+
+extension UnsafeBufferPointer<UInt8> {
+  /// Whether these bytes are the UTF-8 of `name`: a JSON key compared without making a
+  /// `String`, as the fast readers do.
+  @inline(__always)
+  func isKey(_ name: StaticString) -> Bool {
+    let count = name.utf8CodeUnitCount
+    guard self.count == count else { return false }
+    let expected = name.utf8Start
+    for index in 0..<count where self[index] != expected[index] { return false }
+    return true
+  }
+}

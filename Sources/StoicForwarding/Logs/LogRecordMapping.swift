@@ -36,6 +36,9 @@ extension UnsafeRawBufferPointer {
 ///   ``TraceContextKeys`` (swift-otel's by default) fill `trace_id`, `span_id` and `flags`
 ///   and leave the attributes; malformed ones stay attributes.
 public enum LogRecordMapping {
+  /// OTLP `LogRecord`'s fields (the one table of them).
+  typealias Field = OTLPLogRecordField
+
   /// The OTLP severity of `level`.
   public static func severity(_ level: LogLevel) -> OTLP.SeverityNumber {
     switch level {
@@ -104,15 +107,14 @@ public enum LogRecordMapping {
     codeAttributes: ForwarderOptions.CodeAttributes = .current,
     traceContext: TraceContextKeys? = .swiftOTel, to writer: inout ProtobufWriter
   ) {
-    typealias Field = OTLPLogsProtobuf.LogRecordField
     let time = UInt64(clamping: record.timeNanoseconds)
-    writer.fixed64(Field.timeUnixNano, time)
-    writer.int32(Field.severityNumber, severity(record.level).rawValue)
+    writer.fixed64(Field.timeUnixNano.number, time)
+    writer.int32(Field.severityNumber.number, severity(record.level).rawValue)
     let text = severityTexts[Int(record.level.rawValue)]
-    writer.tag(Field.severityText, .lengthDelimited)
+    writer.tag(Field.severityText.number, .lengthDelimited)
     writer.varint(UInt64(text.count))
     text.withUnsafeBufferPointer { writer.bytes.append($0) }
-    let body = writer.beginMessage(Field.body)
+    let body = writer.beginMessage(Field.body.number)
     writeString(OTLPCommonProtobuf.AnyValueField.stringValue, record.message, to: &writer)
     writer.endMessage(body)
     let found = traceContext?.find { key in
@@ -131,13 +133,13 @@ public enum LogRecordMapping {
       of: record, sequence: sequence, codeAttributes: codeAttributes,
       string: { writeAttribute($0, string: $1, to: &writer) },
       int: { writeAttribute($0, int: $1, to: &writer) })
-    writer.uint64(Field.droppedAttributesCount, dropped)
+    writer.uint64(Field.droppedAttributesCount.number, dropped)
     if let found {
-      writer.fixed32(Field.flags, found.flags ?? 0)
-      writer.bytes(Field.traceId, found.traceID)
-      writer.bytes(Field.spanId, found.spanID)
+      writer.fixed32(Field.flags.number, found.flags ?? 0)
+      writer.bytes(Field.traceId.number, found.traceID)
+      writer.bytes(Field.spanId.number, found.spanID)
     }
-    writer.fixed64(Field.observedTimeUnixNano, time)
+    writer.fixed64(Field.observedTimeUnixNano.number, time)
   }
 
   /// The OTLP record of a spooled record, as OTLP JSON, written from its encoded fields
@@ -156,19 +158,19 @@ public enum LogRecordMapping {
     }
     writer.object { object in
       if time != 0 {
-        object.key("timeUnixNano")
+        object.key(Field.timeUnixNano.jsonKey)
         object.quoted(time)
       }
-      object.key("severityNumber")
+      object.key(Field.severityNumber.jsonKey)
       object.number(Int64(severity(record.level).rawValue))
-      object.key("severityText")
+      object.key(Field.severityText.jsonKey)
       severityTexts[Int(record.level.rawValue)].withUnsafeBytes { object.string(utf8: $0) }
-      object.key("body")
+      object.key(Field.body.jsonKey)
       object.object { body in
         body.key("stringValue")
         body.string(utf8: record.message)
       }
-      object.key("attributes")
+      object.key(Field.attributes.jsonKey)
       var dropped: Int64 = 0
       object.array { attributes in
         for pair in metadata {
@@ -184,19 +186,19 @@ public enum LogRecordMapping {
           string: { writeJSONAttribute($0, string: $1, to: &attributes) },
           int: { writeJSONAttribute($0, int: $1, to: &attributes) })
       }
-      OTLPCommonJSON.writeNumber("droppedAttributesCount", dropped, to: &object)
+      OTLPCommonJSON.writeNumber(Field.droppedAttributesCount.jsonKey, dropped, to: &object)
       if let found {
         if let flags = found.flags, flags != 0 {
-          object.key("flags")
+          object.key(Field.flags.jsonKey)
           object.number(UInt64(flags))
         }
-        object.key("traceId")
+        object.key(Field.traceId.jsonKey)
         object.hex(found.traceID)
-        object.key("spanId")
+        object.key(Field.spanId.jsonKey)
         object.hex(found.spanID)
       }
       if time != 0 {
-        object.key("observedTimeUnixNano")
+        object.key(Field.observedTimeUnixNano.jsonKey)
         object.quoted(time)
       }
     }
@@ -312,7 +314,7 @@ public enum LogRecordMapping {
     _ key: UnsafeRawBufferPointer, string value: UnsafeRawBufferPointer,
     to writer: inout ProtobufWriter
   ) {
-    let pair = writer.beginMessage(OTLPLogsProtobuf.LogRecordField.attributes)
+    let pair = writer.beginMessage(Field.attributes.number)
     if !key.isEmpty { writeString(OTLPCommonProtobuf.KeyValueField.key, key, to: &writer) }
     let slot = writer.beginMessage(OTLPCommonProtobuf.KeyValueField.value)
     writeString(OTLPCommonProtobuf.AnyValueField.stringValue, value, to: &writer)
@@ -324,7 +326,7 @@ public enum LogRecordMapping {
   private static func writeAttribute(
     _ key: UnsafeRawBufferPointer, int value: Int64, to writer: inout ProtobufWriter
   ) {
-    let pair = writer.beginMessage(OTLPLogsProtobuf.LogRecordField.attributes)
+    let pair = writer.beginMessage(Field.attributes.number)
     writeString(OTLPCommonProtobuf.KeyValueField.key, key, to: &writer)
     let slot = writer.beginMessage(OTLPCommonProtobuf.KeyValueField.value)
     writer.presentVarint(OTLPCommonProtobuf.AnyValueField.intValue, UInt64(bitPattern: value))

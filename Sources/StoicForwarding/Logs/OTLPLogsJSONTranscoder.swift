@@ -54,7 +54,7 @@ package enum OTLPLogsJSONTranscoder {
   }
 
   private typealias Nesting = OTLPCommonProtobuf
-  private typealias Record = OTLPLogsProtobuf.LogRecordField
+  private typealias Record = OTLPLogRecordField
   private typealias Value = OTLPCommonProtobuf.AnyValueField
 
   /// The walk gave up (the error is never shown: the model decodes the request then).
@@ -149,25 +149,27 @@ package enum OTLPLogsJSONTranscoder {
     while let field = try nextField(&reader, recordField) {
       guard field > last else { throw notCanonical(reader) }
       last = field
-      switch field {
-      case Record.timeUnixNano, Record.observedTimeUnixNano:
+      // `nextField` gives only the numbers of `Record`'s fields.
+      guard let record = Record(rawValue: field) else { throw notCanonical(reader) }
+      switch record {
+      case .timeUnixNano, .observedTimeUnixNano:
         writer.fixed64(field, try uint64(&reader))
-      case Record.severityNumber:
+      case .severityNumber:
         writer.int32(field, try int32(&reader))
-      case Record.body:
+      case .severityText:
+        try string(field, &reader, &writer)
+      case .body:
         let body = writer.beginMessage(field)
         _ = try anyValue(&reader, &writer)
         writer.endMessage(body)
-      case Record.attributes:
+      case .attributes:
         try attributes(field, &reader, &writer)
-      case Record.droppedAttributesCount:
+      case .droppedAttributesCount:
         writer.uint64(field, UInt64(try uint32(&reader)))
-      case Record.flags:
+      case .flags:
         writer.fixed32(field, try uint32(&reader))
-      case Record.traceId, Record.spanId:
+      case .traceId, .spanId:
         try hex(field, &reader, &writer)
-      default:
-        try string(field, &reader, &writer)  // severityText
       }
     }
   }
@@ -440,70 +442,48 @@ package enum OTLPLogsJSONTranscoder {
   // MARK: Keys (0: a key the decoder skips)
 
   private static func requestField(_ key: UnsafeBufferPointer<UInt8>) -> Int {
-    isKey(key, "resourceLogs") ? Nesting.RequestField.resourceGroups : 0
+    key.isKey("resourceLogs") ? Nesting.RequestField.resourceGroups : 0
   }
 
   private static func resourceLogsField(_ key: UnsafeBufferPointer<UInt8>) -> Int {
-    if isKey(key, "scopeLogs") { return Nesting.ResourceGroupField.scopeGroups }
-    if isKey(key, "resource") { return Nesting.ResourceGroupField.resource }
-    return isKey(key, "schemaUrl") ? Nesting.ResourceGroupField.schemaUrl : 0
+    if key.isKey("scopeLogs") { return Nesting.ResourceGroupField.scopeGroups }
+    if key.isKey("resource") { return Nesting.ResourceGroupField.resource }
+    return key.isKey("schemaUrl") ? Nesting.ResourceGroupField.schemaUrl : 0
   }
 
   private static func scopeLogsField(_ key: UnsafeBufferPointer<UInt8>) -> Int {
-    if isKey(key, "logRecords") { return Nesting.ScopeGroupField.items }
-    if isKey(key, "scope") { return Nesting.ScopeGroupField.scope }
-    return isKey(key, "schemaUrl") ? Nesting.ScopeGroupField.schemaUrl : 0
+    if key.isKey("logRecords") { return Nesting.ScopeGroupField.items }
+    if key.isKey("scope") { return Nesting.ScopeGroupField.scope }
+    return key.isKey("schemaUrl") ? Nesting.ScopeGroupField.schemaUrl : 0
   }
 
   private static func recordField(_ key: UnsafeBufferPointer<UInt8>) -> Int {
-    switch key.count {
-    case 4: isKey(key, "body") ? Record.body : 0
-    case 5: isKey(key, "flags") ? Record.flags : 0
-    case 6: isKey(key, "spanId") ? Record.spanId : 0
-    case 7: isKey(key, "traceId") ? Record.traceId : 0
-    case 10: isKey(key, "attributes") ? Record.attributes : 0
-    case 12:
-      isKey(key, "timeUnixNano")
-        ? Record.timeUnixNano : isKey(key, "severityText") ? Record.severityText : 0
-    case 14: isKey(key, "severityNumber") ? Record.severityNumber : 0
-    case 20: isKey(key, "observedTimeUnixNano") ? Record.observedTimeUnixNano : 0
-    case 22: isKey(key, "droppedAttributesCount") ? Record.droppedAttributesCount : 0
-    default: 0
-    }
+    Record(jsonKey: key)?.number ?? 0
   }
 
   private static func keyValueField(_ key: UnsafeBufferPointer<UInt8>) -> Int {
-    isKey(key, "key")
-      ? Nesting.KeyValueField.key : isKey(key, "value") ? Nesting.KeyValueField.value : 0
+    key.isKey("key")
+      ? Nesting.KeyValueField.key : key.isKey("value") ? Nesting.KeyValueField.value : 0
   }
 
   private static func anyValueField(_ key: UnsafeBufferPointer<UInt8>) -> Int {
     switch key.count {
-    case 8: isKey(key, "intValue") ? Value.intValue : 0
-    case 9: isKey(key, "boolValue") ? Value.boolValue : 0
+    case 8: key.isKey("intValue") ? Value.intValue : 0
+    case 9: key.isKey("boolValue") ? Value.boolValue : 0
     case 10:
-      isKey(key, "arrayValue")
-        ? Value.arrayValue : isKey(key, "bytesValue") ? Value.bytesValue : 0
+      key.isKey("arrayValue")
+        ? Value.arrayValue : key.isKey("bytesValue") ? Value.bytesValue : 0
     case 11:
-      isKey(key, "stringValue")
+      key.isKey("stringValue")
         ? Value.stringValue
-        : isKey(key, "doubleValue")
-          ? Value.doubleValue : isKey(key, "kvlistValue") ? Value.kvlistValue : 0
+        : key.isKey("doubleValue")
+          ? Value.doubleValue : key.isKey("kvlistValue") ? Value.kvlistValue : 0
     default: 0
     }
   }
 
   /// `values` (ArrayValue, KeyValueList): 1.
   private static func valuesField(_ key: UnsafeBufferPointer<UInt8>) -> Int {
-    isKey(key, "values") ? OTLPCommonProtobuf.ArrayValueField.values : 0
-  }
-
-  @inline(__always)
-  private static func isKey(_ key: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
-    let count = name.utf8CodeUnitCount
-    guard key.count == count else { return false }
-    let expected = name.utf8Start
-    for index in 0..<count where key[index] != expected[index] { return false }
-    return true
+    key.isKey("values") ? OTLPCommonProtobuf.ArrayValueField.values : 0
   }
 }

@@ -83,27 +83,20 @@ package enum OTLPLogsProtobufSummary {
 
   private static func logRecord(_ reader: inout ProtobufReader) throws(ForwardingError) {
     while let (number, wireType) = try reader.nextField() {
-      switch (number, wireType) {
-      case (Field.LogRecordField.timeUnixNano, .fixed64),
-        (Field.LogRecordField.observedTimeUnixNano, .fixed64):
-        _ = try reader.fixed64()
-      case (Field.LogRecordField.severityNumber, .varint),
-        (Field.LogRecordField.droppedAttributesCount, .varint):
-        _ = try reader.varint()
-      case (Field.LogRecordField.severityText, .lengthDelimited):
-        try checkString(&reader)
-      case (Field.LogRecordField.body, .lengthDelimited):
+      guard let field = OTLPLogRecordField(number: number, wireType: wireType) else {
+        try reader.skip(wireType, field: number)
+        continue
+      }
+      switch field {
+      case .timeUnixNano, .observedTimeUnixNano: _ = try reader.fixed64()
+      case .severityNumber, .droppedAttributesCount: _ = try reader.varint()
+      case .severityText: try checkString(&reader)
+      case .body:
         var message = try reader.message()
         try anyValue(&message)
-      case (Field.LogRecordField.attributes, .lengthDelimited):
-        try keyValue(&reader)
-      case (Field.LogRecordField.flags, .fixed32):
-        _ = try reader.fixed32()
-      case (Field.LogRecordField.traceId, .lengthDelimited),
-        (Field.LogRecordField.spanId, .lengthDelimited):
-        _ = try reader.lengthDelimited()
-      default:
-        try reader.skip(wireType, field: number)
+      case .attributes: try keyValue(&reader)
+      case .flags: _ = try reader.fixed32()
+      case .traceId, .spanId: _ = try reader.lengthDelimited()
       }
     }
   }

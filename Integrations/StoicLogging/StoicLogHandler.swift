@@ -94,7 +94,7 @@
       if converted.isEmpty, event.error == nil, provided?.isEmpty ?? true,
         let call = CallMetadata(event.metadata)
       {
-        spool.log(LogRecordInput(event, label: label, metadata: [:]), metadata: call)
+        spool.log(LogRecordInput(event, label: label, metadataPairs: call))
         return
       }
       var merged = converted
@@ -169,6 +169,16 @@
       self.init(
         level: LogLevel(event.level), label: label, message: event.message.description,
         metadata: metadata, source: event.source, file: event.file, function: event.function,
+        line: event.line)
+    }
+
+    /// The spool's input for swift-log's `event` whose metadata is `pairs`, walked where they
+    /// are.
+    @inline(__always)
+    init(_ event: LogEvent, label: String, metadataPairs pairs: some LogMetadataPairs & Sendable) {
+      self.init(
+        level: LogLevel(event.level), label: label, message: event.message.description,
+        metadataPairs: pairs, source: event.source, file: event.file, function: event.function,
         line: event.line)
     }
   }

@@ -81,10 +81,14 @@ public enum LogRecordFormat {
   /// The exact size of the encoding of `record`, computed without allocating (unless a value
   /// nests deeper than ``maximumDepth`` and must be described).
   static func encodedSize(_ record: borrowing LogRecordInput) -> Int {
-    encodedSize(record, metadata: record.metadata)
+    switch record.metadataStorage.form {
+    case .dictionary(let metadata): encodedSize(record, metadata: metadata)
+    case .pairs(let pairs): encodedSize(record, metadata: pairs)
+    }
   }
 
-  /// The exact size of the encoding of `record` with `metadata` in place of its own.
+  /// The exact size of the encoding of `record` with `metadata` (its own, as pairs or a
+  /// dictionary; never read from `record`).
   static func encodedSize(
     _ record: borrowing LogRecordInput, metadata: some LogMetadataPairs
   ) -> Int {
@@ -102,10 +106,16 @@ public enum LogRecordFormat {
     _ record: borrowing LogRecordInput, timeNanoseconds: Int64,
     into buffer: UnsafeMutableRawBufferPointer
   ) -> Int {
-    encode(record, metadata: record.metadata, timeNanoseconds: timeNanoseconds, into: buffer)
+    switch record.metadataStorage.form {
+    case .dictionary(let metadata):
+      encode(record, metadata: metadata, timeNanoseconds: timeNanoseconds, into: buffer)
+    case .pairs(let pairs):
+      encode(record, metadata: pairs, timeNanoseconds: timeNanoseconds, into: buffer)
+    }
   }
 
-  /// Encodes `record` with `metadata` in place of its own, as ``encode(_:timeNanoseconds:into:)``
+  /// Encodes `record` with `metadata` (its own, never read from `record`), as
+  /// ``encode(_:timeNanoseconds:into:)``
   /// (the buffer exactly ``encodedSize(_:metadata:)`` bytes).
   @discardableResult
   static func encode(

@@ -15,8 +15,16 @@ public struct LogRecordInput: Sendable, Hashable {
   public var label: String
   /// The message.
   public var message: String
-  /// Structured metadata.
-  public var metadata: LogMetadata
+  /// Structured metadata. For an input made with metadata pairs
+  /// (``init(level:label:message:metadataPairs:source:file:function:line:)``), reading it builds
+  /// the dictionary of those pairs; the spool never does, it encodes the pairs where they are.
+  public var metadata: LogMetadata {
+    get { metadataStorage.dictionary }
+    set { metadataStorage = LogMetadataStorage(.dictionary(newValue)) }
+  }
+  /// The metadata as given: a dictionary, or pairs walked where they are.
+  @usableFromInline
+  var metadataStorage: LogMetadataStorage
   /// The module or subsystem that logs it (swift-log's `source`).
   public var source: String
   /// The source file of the call.
@@ -33,10 +41,41 @@ public struct LogRecordInput: Sendable, Hashable {
     source: String = "", file: String = #fileID, function: String = #function,
     line: UInt = #line
   ) {
+    self.init(
+      level: level, label: label, message: message,
+      metadataStorage: LogMetadataStorage(.dictionary(metadata)), source: source, file: file,
+      function: function, line: line)
+  }
+
+  /// Creates the input of a log call whose metadata is `metadataPairs`, which the spool sizes
+  /// and encodes where they are: a log handler whose call's metadata is all a record has (no
+  /// handler metadata, nothing from a metadata provider) hands that dictionary over wrapped,
+  /// so the call builds no ``LogMetadata`` for it (see ``LogMetadataPairs``). With
+  /// ``LogSpoolOptions/redactedKeys`` set, the spool copies the pairs into a ``LogMetadata``
+  /// first (one allocation), so that redaction sees them as always. Every other parameter is
+  /// the property of the same name.
+  @inlinable
+  public init(
+    level: LogLevel, label: String, message: String,
+    metadataPairs: some LogMetadataPairs & Sendable, source: String = "",
+    file: String = #fileID, function: String = #function, line: UInt = #line
+  ) {
+    self.init(
+      level: level, label: label, message: message,
+      metadataStorage: LogMetadataStorage(.pairs(metadataPairs)), source: source, file: file,
+      function: function, line: line)
+  }
+
+  /// The input with its metadata in `metadataStorage`'s form.
+  @inlinable
+  init(
+    level: LogLevel, label: String, message: String, metadataStorage: LogMetadataStorage,
+    source: String, file: String, function: String, line: UInt
+  ) {
     self.level = level
     self.label = label
     self.message = message
-    self.metadata = metadata
+    self.metadataStorage = metadataStorage
     self.source = source
     self.file = file
     self.function = function
@@ -44,10 +83,48 @@ public struct LogRecordInput: Sendable, Hashable {
   }
 }
 
+/// A log call's metadata as its caller gave it: a ``LogMetadata``, or ``LogMetadataPairs``
+/// the spool walks where they are. Equal and hashed as the dictionary the pairs make.
+@usableFromInline
+struct LogMetadataStorage: Sendable, Hashable {
+  /// The two forms.
+  @usableFromInline
+  enum Form: Sendable {
+    /// A dictionary.
+    case dictionary(LogMetadata)
+    /// Pairs walked where they are.
+    case pairs(any LogMetadataPairs & Sendable)
+  }
+
+  @usableFromInline
+  var form: Form
+
+  @inlinable
+  init(_ form: Form) {
+    self.form = form
+  }
+
+  /// The metadata as a dictionary (built, for pairs).
+  var dictionary: LogMetadata {
+    switch form {
+    case .dictionary(let metadata): metadata
+    case .pairs(let pairs): LogMetadata(pairs: pairs)
+    }
+  }
+
+  @usableFromInline
+  static func == (lhs: Self, rhs: Self) -> Bool { lhs.dictionary == rhs.dictionary }
+
+  @usableFromInline
+  func hash(into hasher: inout Hasher) { hasher.combine(dictionary) }
+}
+
 /// Metadata the spool encodes in place, walked where it is, instead of a ``LogMetadata`` built
 /// for the call: a log handler whose call's metadata is all a record has (no handler metadata,
 /// nothing from a metadata provider) hands that dictionary over wrapped, with no copy and no
-/// allocation (``RecordSpool/log(_:metadata:)``). ``LogMetadata`` itself is one.
+/// allocation
+/// (``LogRecordInput/init(level:label:message:metadataPairs:source:file:function:line:)``).
+/// ``LogMetadata`` itself is one.
 ///
 /// The spool walks the pairs twice, once to size the record and once to encode it into the
 /// journal's mapped tail: ``forEachPair(_:)`` must give the same pairs, in the same order, at

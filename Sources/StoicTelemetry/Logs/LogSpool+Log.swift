@@ -44,7 +44,9 @@ extension RecordSpool where Format == LogRecordFormat {
 
   /// Logs `record`: the time is taken here, the record sized, then encoded in place into the
   /// journal's mapped tail (see ``log(level:label:message:metadata:source:file:function:line:)``
-  /// for what a returned sequence guarantees, and what a drop costs).
+  /// for what a returned sequence guarantees, and what a drop costs). Metadata given as pairs
+  /// (``LogRecordInput/init(level:label:message:metadataPairs:source:file:function:line:)``)
+  /// is sized and encoded where it is, with no dictionary built for it.
   ///
   /// - Parameter record: What was logged, borrowed for the call.
   /// - Returns: The record's sequence, or `nil` when it was dropped (and counted).
@@ -53,46 +55,32 @@ extension RecordSpool where Format == LogRecordFormat {
     finishAppend(write(record))
   }
 
-  /// Logs `record` with `metadata` in place of ``LogRecordInput/metadata`` (which is not read):
-  /// the pairs are sized and encoded where they are, so a log handler that has nothing to merge
-  /// into the call's metadata builds no dictionary for it. Otherwise as ``log(_:)``. With
-  /// ``LogSpoolOptions/redactedKeys`` set, the pairs are copied into a ``LogMetadata`` first
-  /// (one allocation), so that redaction sees them as always.
-  ///
-  /// - Parameters:
-  ///   - record: What was logged but its metadata, borrowed for the call.
-  ///   - metadata: The record's metadata, walked twice (see ``LogMetadataPairs``).
-  /// - Returns: The record's sequence, or `nil` when it was dropped (and counted).
-  @discardableResult
-  public func log(_ record: LogRecordInput, metadata: some LogMetadataPairs) -> UInt64? {
-    guard options.redaction.isEmpty else {
-      var copy = record
-      copy.metadata = LogMetadata(pairs: metadata)
-      return finishAppend(write(copy))
-    }
-    return finishAppend(append(record, metadata: metadata, time: WallClock.nanoseconds()))
-  }
-
   /// The log path: size, admit, append (encoded in place), account. Used for the app's records
   /// and the spool's own events alike.
   func write(_ record: LogRecordInput) -> UInt64? {
     let time = WallClock.nanoseconds()
-    // Listed keys' values are replaced before anything is sized or written.
-    guard let redacted = options.redaction.redacted(record.metadata) else {
-      return append(record, time: time)
+    switch record.metadataStorage.form {
+    case .dictionary(let metadata):
+      // Listed keys' values are replaced before anything is sized or written.
+      guard let redacted = options.redaction.redacted(metadata) else {
+        return append(record, metadata: metadata, time: time)
+      }
+      var copy = record
+      copy.metadata = redacted
+      return append(copy, metadata: redacted, time: time)
+    case .pairs(let pairs):
+      // Redaction works on a dictionary: the pairs become one (the only allocation it adds).
+      guard options.redaction.isEmpty else {
+        var copy = record
+        copy.metadata = LogMetadata(pairs: pairs)
+        return write(copy)
+      }
+      return append(record, metadata: pairs, time: time)
     }
-    var copy = record
-    copy.metadata = redacted
-    return append(copy, time: time)
   }
 
-  /// Sizes, admits and appends `record`, logged at `time`.
-  private func append(_ record: LogRecordInput, time: Int64) -> UInt64? {
-    append(record, metadata: record.metadata, time: time)
-  }
-
-  /// Sizes `record` with `metadata` in place of its own, logged at `time`, decides whether it
-  /// is durable, and appends it, encoded in place.
+  /// Sizes `record` with `metadata` (its own, as pairs or a dictionary), logged at `time`,
+  /// decides whether it is durable, and appends it, encoded in place.
   private func append(
     _ record: LogRecordInput, metadata: some LogMetadataPairs, time: Int64
   ) -> UInt64? {

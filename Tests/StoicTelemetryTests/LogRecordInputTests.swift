@@ -1,0 +1,103 @@
+import StoicStore
+import StoicTesting
+import Testing
+
+@testable import StoicTelemetry
+
+/// One log call as one value, whichever form its metadata takes: a ``LogMetadata``, or
+/// ``LogMetadataPairs`` the spool walks where they are. Both forms give the same record, the
+/// same bytes, the same equality, and the pairs go through redaction as a dictionary does.
+@Suite("Log record input")
+struct LogRecordInputTests {
+  /// Pairs that count their walks (the spool walks them twice: to size and to encode), and
+  /// that no dictionary is built from them on the log path.
+  struct CountedPairs: LogMetadataPairs, @unchecked Sendable {
+    let pairs: [(String, LogMetadataValue)]
+    let walks = Counter()
+
+    final class Counter: @unchecked Sendable {
+      var count = 0
+    }
+
+    var pairCount: Int { pairs.count }
+
+    func forEachPair(_ body: (String, LogMetadataValue) -> Void) {
+      walks.count += 1
+      for (key, value) in pairs { body(key, value) }
+    }
+  }
+
+  static let pairs: [(String, LogMetadataValue)] = [
+    ("user", .string("u-1")), ("Authorization", .string("Bearer s3cret")),
+    ("request", .dictionary(["path": .string("/v1")])),
+  ]
+
+  static var dictionary: LogMetadata {
+    Dictionary(uniqueKeysWithValues: pairs.map { ($0.0, $0.1) })
+  }
+
+  static func input(pairs: CountedPairs) -> LogRecordInput {
+    LogRecordInput(
+      level: .warning, label: "l", message: "m", metadataPairs: pairs, source: "s", file: "f",
+      function: "g", line: 7)
+  }
+
+  static func input(dictionary: LogMetadata) -> LogRecordInput {
+    LogRecordInput(
+      level: .warning, label: "l", message: "m", metadata: dictionary, source: "s", file: "f",
+      function: "g", line: 7)
+  }
+
+  @Test("the two forms are equal, hash alike, read the same metadata and encode the same bytes")
+  func formsAgree() throws {
+    let pairs = CountedPairs(pairs: Self.pairs)
+    let fromPairs = Self.input(pairs: pairs)
+    let fromDictionary = Self.input(dictionary: Self.dictionary)
+    #expect(fromPairs == fromDictionary)
+    #expect(fromPairs.hashValue == fromDictionary.hashValue)
+    #expect(fromPairs.metadata == Self.dictionary)
+    var other = fromPairs
+    other.metadata["user"] = .string("u-2")
+    #expect(other != fromDictionary)
+    #expect(other.metadata["user"] == .string("u-2"))
+    // Pairs in another order are the same metadata; their encoding follows their order.
+    let size = LogRecordFormat.encodedSize(fromPairs)
+    #expect(size == LogRecordFormat.encodedSize(fromDictionary))
+    var bytes = [UInt8](repeating: 0, count: size)
+    let written = bytes.withUnsafeMutableBytes {
+      LogRecordFormat.encode(fromPairs, timeNanoseconds: 5, into: $0)
+    }
+    #expect(written == size)
+    let decoded = try LogRecordFormat.decode(bytes, sequence: 1)
+    #expect(decoded.input == fromDictionary)
+  }
+
+  @Test("the spool logs pairs where they are (two walks, no dictionary) and reads them back")
+  func spoolLogsPairs() throws {
+    let disk = SimulatedFileSystem()
+    let spool = try SpoolTestSupport.open(disk)
+    let pairs = CountedPairs(pairs: Self.pairs)
+    #expect(spool.logs.log(Self.input(pairs: pairs)) != nil)
+    #expect(pairs.walks.count == 2)
+    try spool.close()
+    let reopened = try SpoolTestSupport.open(disk)
+    defer { try? reopened.close() }
+    let record = try #require(try SpoolTestSupport.records(reopened).first { $0.label == "l" })
+    #expect(record.input == Self.input(dictionary: Self.dictionary))
+  }
+
+  @Test("pairs go through redaction as a dictionary does")
+  func pairsAreRedacted() throws {
+    let disk = SimulatedFileSystem()
+    var options = SpoolTestSupport.options()
+    options.logs.redactedKeys = ["authorization"]
+    let spool = try SpoolTestSupport.open(disk, options: options)
+    #expect(spool.logs.log(Self.input(pairs: CountedPairs(pairs: Self.pairs))) != nil)
+    try spool.close()
+    let reopened = try SpoolTestSupport.open(disk)
+    defer { try? reopened.close() }
+    let record = try #require(try SpoolTestSupport.records(reopened).first { $0.label == "l" })
+    #expect(record.metadata["Authorization"] == LogRedaction.placeholder)
+    #expect(record.metadata["user"] == .string("u-1"))
+  }
+}

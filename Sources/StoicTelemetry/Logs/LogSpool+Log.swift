@@ -59,21 +59,17 @@ extension RecordSpool where Format == LogRecordFormat {
   /// and the spool's own events alike.
   func write(_ record: LogRecordInput) -> UInt64? {
     let time = WallClock.nanoseconds()
+    // Listed keys' values are replaced before anything is sized or written; `append` reads the
+    // metadata it is given, never the record's.
     switch record.metadataStorage.form {
     case .dictionary(let metadata):
-      // Listed keys' values are replaced before anything is sized or written.
-      guard let redacted = options.redaction.redacted(metadata) else {
-        return append(record, metadata: metadata, time: time)
-      }
-      var copy = record
-      copy.metadata = redacted
-      return append(copy, metadata: redacted, time: time)
+      return append(record, metadata: options.redaction.redacted(metadata) ?? metadata, time: time)
     case .pairs(let pairs):
-      // Redaction works on a dictionary: the pairs become one (the only allocation it adds).
       guard options.redaction.isEmpty else {
-        var copy = record
-        copy.metadata = LogMetadata(pairs: pairs)
-        return write(copy)
+        // Redaction works on a dictionary: the pairs become one (the only allocation it adds).
+        let metadata = LogMetadata(pairs: pairs)
+        return append(
+          record, metadata: options.redaction.redacted(metadata) ?? metadata, time: time)
       }
       return append(record, metadata: pairs, time: time)
     }

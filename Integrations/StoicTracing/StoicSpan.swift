@@ -6,18 +6,27 @@
   /// A span of ``StoicTracer``: what is set on it is kept in memory (behind a lock) until
   /// ``end(at:)`` writes the whole span into the span spool, once; a second end does nothing.
   /// An unsampled span (``isRecording`` false) keeps and writes nothing.
-  public final class StoicSpan: Tracing.Span, Sendable {
+  ///
+  /// A span is a value with reference semantics, as swift-distributed-tracing's `Span` allows:
+  /// every copy refers to one state, kept in one allocation with its lock (never held across a
+  /// system call), which the span's `ServiceContext` also refers to for the span's identity.
+  /// With the end handing the attributes to the spool as they are (`SpanAttributePairs`), a
+  /// span allocates only what any recording tracer must: that state, and the storage of its
+  /// context.
+  public struct StoicSpan: Tracing.Span {
     /// The span's service context: the parent's, with this span's ``StoicSpanContext``.
     public let context: ServiceContext
     /// Whether the span is sampled: it keeps what is set on it and is written.
     public let isRecording: Bool
-    let start: SpanStart
-    let tracer: StoicTracer
+    /// The span's state, shared by every copy and by its context.
     let state: SleepingLock<State>
 
-    /// What is set on the span until it ends.
+    /// The span as it started and what is set on it until it ends.
     struct State {
-      var name: String
+      /// Its start; the name may change until the end.
+      var start: SpanStart
+      /// The tracer that started it.
+      let tracer: StoicTracer
       var attributes = SpanAttributes()
       var events: [SpanEnd.Event] = []
       var droppedEvents: UInt32 = 0
@@ -25,26 +34,31 @@
       var droppedLinks: UInt32 = 0
       var status = SpanEnd.Status()
       var ended = false
+
+      /// The span's identity, as its context carries it.
+      var spanContext: StoicSpanContext {
+        StoicSpanContext(
+          traceID: start.traceID, spanID: start.spanID, traceFlags: start.traceFlags,
+          traceState: start.traceState)
+      }
     }
 
-    init(start: SpanStart, context: ServiceContext, isRecording: Bool, tracer: StoicTracer) {
-      self.start = start
+    init(state: SleepingLock<State>, context: ServiceContext, isRecording: Bool) {
+      self.state = state
       self.context = context
       self.isRecording = isRecording
-      self.tracer = tracer
-      state = SleepingLock(State(name: start.name))
     }
 
     /// The span's name (its operation), which may change until it ends.
     public var operationName: String {
-      get { state.withLock { $0.name } }
-      set { update { $0.name = newValue } }
+      get { state.withLock { $0.start.name } }
+      nonmutating set { update { $0.start.name = newValue } }
     }
 
     /// The span's attributes, kept within ``StoicTracer/limits`` when it ends.
     public var attributes: SpanAttributes {
       get { state.withLock { $0.attributes } }
-      set { update { $0.attributes = newValue } }
+      nonmutating set { update { $0.attributes = newValue } }
     }
 
     /// Sets the status: an error with its description, or ok (which stays once set, as the
@@ -83,14 +97,14 @@
     /// a context without a span is ignored.
     public func addLink(_ link: SpanLink) {
       guard let target = link.context.stoicSpanContext else { return }
-      let limits = tracer.limits
-      let (kept, dropped) = limits.limited(
-        SpanAttributeConversion.values(of: link.attributes), to: limits.attributesPerLinkLimit)
+      let attributes = SpanAttributeConversion.values(of: link.attributes)
       update { state in
+        let limits = state.tracer.limits
         guard state.links.count < limits.linkCountLimit else {
           state.droppedLinks &+= 1
           return
         }
+        let (kept, dropped) = limits.limited(attributes, to: limits.attributesPerLinkLimit)
         state.links.append(
           SpanEnd.Link(
             traceID: target.traceID, spanID: target.spanID, traceState: target.traceState,
@@ -108,28 +122,32 @@
         return state
       }
       guard let ended else { return }
-      var start = start
-      start.name = ended.name
-      let limits = tracer.limits
-      let (attributes, dropped) = limits.limited(
-        SpanAttributeConversion.values(of: ended.attributes), to: limits.attributeCountLimit)
-      tracer.spans.end(
-        SpanEnd(
-          start: start, endTimeNanoseconds: time, attributes: attributes,
-          droppedAttributesCount: dropped, events: ended.events,
-          droppedEventsCount: ended.droppedEvents, links: ended.links,
-          droppedLinksCount: ended.droppedLinks, status: ended.status))
+      let limits = ended.tracer.limits
+      let attributes = SpanAttributeConversion.Pairs(ended.attributes)
+      var end = SpanEnd(
+        start: ended.start, endTimeNanoseconds: time, attributePairs: attributes,
+        events: ended.events, droppedEventsCount: ended.droppedEvents, links: ended.links,
+        droppedLinksCount: ended.droppedLinks, status: ended.status)
+      // Within the limits (the usual case) the pairs are written as they are; past them, the
+      // limits keep the same attributes they always keep.
+      if attributes.pairCount > limits.attributeCountLimit
+        || limits.attributeValueLengthLimit != nil
+      {
+        (end.attributes, end.droppedAttributesCount) = limits.limited(
+          end.attributes, to: limits.attributeCountLimit)
+      }
+      ended.tracer.spans.end(end)
     }
 
     /// Adds an event within the limits.
     private func add(name: String, time: UInt64, attributes: SpanRecordAttributes) {
-      let limits = tracer.limits
-      let (kept, dropped) = limits.limited(attributes, to: limits.attributesPerEventLimit)
       update { state in
+        let limits = state.tracer.limits
         guard state.events.count < limits.eventCountLimit else {
           state.droppedEvents &+= 1
           return
         }
+        let (kept, dropped) = limits.limited(attributes, to: limits.attributesPerEventLimit)
         state.events.append(
           SpanEnd.Event(
             name: name, timeNanoseconds: Int64(clamping: time), attributes: kept,
@@ -149,6 +167,30 @@
 
   /// swift-distributed-tracing's attribute values as the span spool's.
   enum SpanAttributeConversion {
+    /// `SpanAttributes` as the spool's attribute pairs, walked where they are: those of a
+    /// type the spool keeps (every one the API names), converted as they are walked.
+    struct Pairs: SpanAttributePairs, Sendable {
+      let attributes: SpanAttributes
+      let pairCount: Int
+
+      init(_ attributes: SpanAttributes) {
+        self.attributes = attributes
+        var count = 0
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        attributes.forEach { _, attribute in
+          if SpanAttributeConversion.value(of: attribute) != nil { count += 1 }
+        }
+        pairCount = count
+      }
+
+      func forEachPair(_ body: (String, SpanAttributeValue) -> Void) {
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        attributes.forEach { name, attribute in
+          if let value = SpanAttributeConversion.value(of: attribute) { body(name, value) }
+        }
+      }
+    }
+
     static func values(of attributes: SpanAttributes) -> SpanRecordAttributes {
       var values = SpanRecordAttributes(minimumCapacity: attributes.count)
       // `SpanAttributes` is no `Sequence`: its `forEach` is the way through it.

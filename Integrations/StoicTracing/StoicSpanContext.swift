@@ -1,5 +1,6 @@
 // The tracer is built only with the `Tracing` trait: `swift build --traits Tracing`.
 #if Tracing
+  import StoicStore
   public import StoicTelemetry
   public import Tracing
 
@@ -37,16 +38,41 @@
 
   /// The service context key of ``StoicSpanContext``.
   enum StoicSpanContextKey: ServiceContextKey {
-    typealias Value = StoicSpanContext
+    typealias Value = StoicSpanContextValue
     static var nameOverride: String? { "stoic-span-context" }
+  }
+
+  /// What a `ServiceContext` holds for a span: the state of a span of this process, whose
+  /// identity it reads from there, or a span context set on its own (a remote parent). One
+  /// reference either way, which the context keeps inline: a span started stores no box of its
+  /// own in its context.
+  enum StoicSpanContextValue: Sendable {
+    /// A span this process started.
+    case span(SleepingLock<StoicSpan.State>)
+    /// A span context on its own.
+    case context(Box)
+
+    /// A span context kept by reference.
+    final class Box: Sendable {
+      let context: StoicSpanContext
+      init(_ context: StoicSpanContext) { self.context = context }
+    }
+
+    /// The span context it holds.
+    var spanContext: StoicSpanContext {
+      switch self {
+      case .span(let state): state.withLock { $0.spanContext }
+      case .context(let box): box.context
+      }
+    }
   }
 
   extension ServiceContext {
     /// The span context of the span this context belongs to, if a ``StoicTracer`` started one
     /// or extracted one from a `traceparent`.
     public var stoicSpanContext: StoicSpanContext? {
-      get { self[StoicSpanContextKey.self] }
-      set { self[StoicSpanContextKey.self] = newValue }
+      get { self[StoicSpanContextKey.self]?.spanContext }
+      set { self[StoicSpanContextKey.self] = newValue.map { .context(.init($0)) } }
     }
   }
 #endif

@@ -87,15 +87,14 @@
       let spanID = SpanID.random(using: &generator)
       let sampled = sampler.isSampled(traceID: traceID, parentFlags: parent?.traceFlags)
       let flags = (parent?.traceFlags ?? 0) & ~1 | (sampled ? 1 : 0)
-      let own = StoicSpanContext(
-        traceID: traceID, spanID: spanID, traceFlags: flags, traceState: parent?.traceState ?? "")
-      spanContext.stoicSpanContext = own
       let start = SpanStart(
         traceID: traceID, spanID: spanID, parentSpanID: parent?.spanID ?? SpanID(0),
-        traceFlags: flags, traceState: own.traceState, kind: SpanStart.Kind(kind),
+        traceFlags: flags, traceState: parent?.traceState ?? "", kind: SpanStart.Kind(kind),
         name: operationName, startTimeNanoseconds: Int64(clamping: instant().nanosecondsSinceEpoch))
+      let state = SleepingLock(StoicSpan.State(start: start, tracer: self))
+      spanContext[StoicSpanContextKey.self] = .span(state)
       if sampled { spans.start(start) }
-      return StoicSpan(start: start, context: spanContext, isRecording: sampled, tracer: self)
+      return StoicSpan(state: state, context: spanContext, isRecording: sampled)
     }
 
     /// Makes every span ended so far durable (a sync of the span spool). Blocks: call it from

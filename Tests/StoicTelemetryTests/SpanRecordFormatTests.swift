@@ -54,6 +54,50 @@ struct SpanRecordFormatTests {
     #expect(SpanRecordFormat.encodedSize(Self.end) == SpanRecordFormat.encode(Self.end).count)
   }
 
+  /// Attribute pairs that count how often they are walked, in an order of their own.
+  struct CountingPairs: SpanAttributePairs, Sendable {
+    let pairs: [(String, SpanAttributeValue)]
+    let walks = SleepingLock(0)
+    var pairCount: Int { pairs.count }
+    func forEachPair(_ body: (String, SpanAttributeValue) -> Void) {
+      walks.withLock { $0 += 1 }
+      for (key, value) in pairs { body(key, value) }
+    }
+  }
+
+  /// ``end`` with its attributes given as `pairs`.
+  static func end(with pairs: CountingPairs) -> SpanEnd {
+    SpanEnd(
+      start: end.start, endTimeNanoseconds: end.endTimeNanoseconds, attributePairs: pairs,
+      droppedAttributesCount: end.droppedAttributesCount, events: end.events,
+      droppedEventsCount: end.droppedEventsCount, links: end.links,
+      droppedLinksCount: end.droppedLinksCount, status: end.status)
+  }
+
+  @Test(
+    "an end made with attribute pairs encodes as the same end made with their dictionary, walked in place, equal and hashed alike"
+  )
+  func attributePairs() throws {
+    let dictionary = Self.end.attributes
+    let pairs = CountingPairs(
+      pairs: dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    let walked = Self.end(with: pairs)
+    #expect(walked == Self.end && walked.hashValue == Self.end.hashValue)
+    #expect(walked.attributes == dictionary)
+    // The spool sizes and encodes the pairs where they are: two walks, no dictionary.
+    let walksBefore = pairs.walks.withLock { $0 }
+    let size = SpanRecordFormat.encodedSize(walked)
+    let bytes = SpanRecordFormat.encode(walked)
+    #expect(pairs.walks.withLock { $0 } == walksBefore + 2)
+    #expect(size == bytes.count)
+    // Decoded, it is the dictionary's end (the attributes' order on disk is the pairs').
+    #expect(try SpanRecordFormat.decode(bytes) == .end(Self.end))
+    // Written in the dictionary's order, the bytes are the dictionary's, byte for byte.
+    let same = CountingPairs(pairs: dictionary.map { ($0.key, $0.value) })
+    let inOrder = Self.end(with: same)
+    #expect(SpanRecordFormat.encode(inOrder) == SpanRecordFormat.encode(Self.end))
+  }
+
   @Test("the fixed header is at its named offsets, for a start and an end")
   func header() throws {
     let bytes = SpanRecordFormat.encode(Self.start)

@@ -127,6 +127,44 @@
       try spool.close()
     }
 
+    @Test(
+      "a span is one state however it is copied: changes through any copy are kept, one end writes it once, its context names it"
+    )
+    func referenceSemantics() throws {
+      let disk = SimulatedFileSystem()
+      let spool = try Self.spool(disk)
+      let tracer = try StoicTracer(spool: spool)
+      let span = tracer.startSpan("first name", context: .topLevel)
+      let copy = span
+      let box: any Tracing.Span = span
+      copy.attributes["from.copy"] = 1
+      box.attributes["from.existential"] = 2
+      span.operationName = "renamed"
+      #expect(box.operationName == "renamed" && span.attributes["from.copy"] != nil)
+      let identity = try #require(span.context.stoicSpanContext)
+      #expect(identity == copy.context.stoicSpanContext)
+      #expect(identity.isSampled && !identity.isRemote)
+      // A context set on its own replaces the span's identity in that context only.
+      var other = span.context
+      other.stoicSpanContext = StoicSpanContext(
+        traceID: TraceID(high: 7, low: 8), spanID: SpanID(9), traceFlags: 0, isRemote: true)
+      #expect(other.stoicSpanContext?.spanID == SpanID(9))
+      #expect(span.context.stoicSpanContext == identity)
+      let child = tracer.startSpan("child", context: other)
+      #expect(child.context.stoicSpanContext?.traceID == TraceID(high: 7, low: 8))
+      copy.end()
+      box.end()
+      span.end()
+      // The identity stays readable from the context once the span ended.
+      #expect(span.context.stoicSpanContext == identity)
+      let ends = try Self.ends(spool)
+      #expect(ends.count == 1)
+      #expect(ends.first?.start.name == "renamed")
+      #expect(ends.first?.attributes == ["from.copy": .int(1), "from.existential": .int(2)])
+      #expect(ends.first?.start.spanID == identity.spanID)
+      try spool.close()
+    }
+
     @Test("a span not sampled writes nothing and passes its trace on, unsampled")
     func unsampled() throws {
       let disk = SimulatedFileSystem()

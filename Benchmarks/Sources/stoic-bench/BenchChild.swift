@@ -18,6 +18,11 @@ enum BenchChild {
     case "pipeline-app": try pipelineApp(rest)
     case "log-profile": try logProfile(rest)
     case "open-profile": try openProfile(rest)
+    case "span-profile":
+      guard rest.count == 3, let count = Int(rest[2]) else {
+        throw BenchError("span-profile needs a contender, a directory and a count")
+      }
+      try SpanRecordScenario.profile(rest[0], in: rest[1], count: count)
     default: throw BenchError("unknown child \(name)")
     }
   }

@@ -24,11 +24,7 @@ struct SpanRecordScenario: Scenario {
       let started = MonotonicClock.now()
       for index in 0..<spans {
         let before = MonotonicClock.now()
-        tracer.withSpan("GET /users", context: .topLevel, ofKind: .server) { span in
-          span.attributes["http.request.method"] = "GET"
-          span.attributes["http.route"] = "/users"
-          span.attributes["http.response.status_code"] = 200
-        }
+        Self.span(tracer)
         timings[index] = MonotonicClock.now() - before
       }
       throughput[name, default: []].append(
@@ -98,5 +94,34 @@ struct SpanRecordScenario: Scenario {
         swiftOTel == nil ? SwiftOTelPeer.buildHint : SwiftOTelPeer.configurationNote,
       ]
     return [result]
+  }
+
+  /// The measured span: three attributes, started and ended through `withSpan`.
+  @inline(__always)
+  static func span(_ tracer: some Tracer) {
+    tracer.withSpan("GET /users", context: .topLevel, ofKind: .server) { span in
+      span.attributes["http.request.method"] = "GET"
+      span.attributes["http.route"] = "/users"
+      span.attributes["http.response.status_code"] = 200
+    }
+  }
+
+  /// `count` of the measured span through Stoic's tracer into a span spool in `directory`
+  /// (`stoic`), or through `NoOpTracer` (`noop`), untimed: for a profiler
+  /// (`stoic-bench --child span-profile stoic|noop DIRECTORY COUNT`).
+  static func profile(_ contender: String, in directory: String, count: Int) throws {
+    switch contender {
+    case "stoic":
+      var options = TelemetryOptions()
+      options.spans = LogSpoolOptions()
+      let spool = try TelemetrySpool.open(at: directory + "/spool", options: options)
+      let tracer = try StoicTracer(spool: spool)
+      for _ in 0..<count { span(tracer) }
+      try spool.close()
+    case "noop":
+      let tracer = NoOpTracer()
+      for _ in 0..<count { span(tracer) }
+    default: throw BenchError("span-profile: unknown contender \(contender)")
+    }
   }
 }

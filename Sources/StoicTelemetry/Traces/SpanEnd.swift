@@ -5,8 +5,16 @@ public struct SpanEnd: Sendable, Hashable {
   public var start: SpanStart
   /// When it ended, in nanoseconds since 1970-01-01 00:00:00 UTC.
   public var endTimeNanoseconds: Int64
-  /// Its attributes, within the tracer's limits.
-  public var attributes: SpanRecordAttributes
+  /// Its attributes, within the tracer's limits. For an end made with attribute pairs
+  /// (``init(start:endTimeNanoseconds:attributePairs:droppedAttributesCount:events:droppedEventsCount:links:droppedLinksCount:status:isUnfinished:)``),
+  /// reading it builds the dictionary of those pairs; the spool never does, it encodes the
+  /// pairs where they are.
+  public var attributes: SpanRecordAttributes {
+    get { attributeStorage.dictionary }
+    set { attributeStorage = SpanAttributeStorage(pairs: newValue) }
+  }
+  /// The attributes as given: a dictionary, or pairs walked where they are.
+  var attributeStorage: SpanAttributeStorage
   /// Attributes the limits dropped.
   public var droppedAttributesCount: UInt32
   /// Its events, in the order they were added.
@@ -37,9 +45,26 @@ public struct SpanEnd: Sendable, Hashable {
     links: [Link] = [], droppedLinksCount: UInt32 = 0, status: Status = Status(),
     isUnfinished: Bool = false
   ) {
+    self.init(
+      start: start, endTimeNanoseconds: endTimeNanoseconds, attributePairs: attributes,
+      droppedAttributesCount: droppedAttributesCount, events: events,
+      droppedEventsCount: droppedEventsCount, links: links, droppedLinksCount: droppedLinksCount,
+      status: status, isUnfinished: isUnfinished)
+  }
+
+  /// Creates an end whose attributes are `attributePairs`, which the spool sizes and encodes
+  /// where they are (see ``SpanAttributePairs``): a tracer hands its API's attributes over
+  /// wrapped, so ending the span builds no dictionary for them. Every other parameter is the
+  /// property of the same name.
+  public init(
+    start: SpanStart, endTimeNanoseconds: Int64,
+    attributePairs: some SpanAttributePairs & Sendable, droppedAttributesCount: UInt32 = 0,
+    events: [Event] = [], droppedEventsCount: UInt32 = 0, links: [Link] = [],
+    droppedLinksCount: UInt32 = 0, status: Status = Status(), isUnfinished: Bool = false
+  ) {
     self.start = start
     self.endTimeNanoseconds = endTimeNanoseconds
-    self.attributes = attributes
+    attributeStorage = SpanAttributeStorage(pairs: attributePairs)
     self.droppedAttributesCount = droppedAttributesCount
     self.events = events
     self.droppedEventsCount = droppedEventsCount

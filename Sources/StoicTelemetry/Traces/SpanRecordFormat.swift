@@ -122,7 +122,7 @@ public enum SpanRecordFormat {
     writer.varintText(end.start.name)
     writer.varintText(end.start.traceState)
     writer.varintText(end.status.message)
-    attributes(end.attributes, to: &writer)
+    attributes(end.attributeStorage.pairs, to: &writer)
     writer.varint(UInt64(end.droppedAttributesCount))
     writer.varint(UInt64(end.events.count))
     for event in end.events {
@@ -162,11 +162,16 @@ public enum SpanRecordFormat {
 
   /// A map of attributes. An array nested deeper than ``maximumDepth`` is written as its
   /// description (a string), so the record stays readable.
+  ///
+  /// The pairs are an existential, not a generic parameter: the function is specialized for
+  /// the writer alone, so a tracer's own pairs are walked by the same specialized code as a
+  /// dictionary (a generic parameter opened from the end's storage left the whole walk
+  /// unspecialized, looking up generic metadata at every value).
   private static func attributes(
-    _ attributes: SpanRecordAttributes, to writer: inout ByteWriter<some ByteWriterOutput>
+    _ attributes: any SpanAttributePairs, to writer: inout ByteWriter<some ByteWriterOutput>
   ) {
-    writer.varint(UInt64(attributes.count))
-    for (key, value) in attributes {
+    writer.varint(UInt64(attributes.pairCount))
+    attributes.forEachPair { key, value in
       writer.varintText(key)
       self.value(value, depth: 1, to: &writer)
     }

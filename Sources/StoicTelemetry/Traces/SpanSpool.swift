@@ -80,7 +80,9 @@ extension RecordSpool where Format == SpanRecordFormat {
   public func openSpans(from sequence: UInt64 = 0) throws(StoreError) -> (
     starts: [(sequence: UInt64, start: SpanStart)], lastTimeNanoseconds: Int64?
   ) {
-    var starts: [SpanKey: (sequence: UInt64, start: SpanStart)] = [:]
+    // Each span's first start, kept as its bytes while its end is not read: only the starts
+    // left open at the end are decoded (a close reads every span the process wrote).
+    var starts: [SpanKey: (sequence: UInt64, bytes: [UInt8])] = [:]
     var ended = Set<SpanKey>()
     var last: Int64?
     try forEachEncodedRecord(from: sequence) { (sequence, bytes) throws(StoreError) in
@@ -90,16 +92,20 @@ extension RecordSpool where Format == SpanRecordFormat {
       switch header.recordKind {
       case SpanRecordFormat.recordKindEnd:
         ended.insert(key)
-      case SpanRecordFormat.recordKindStart where starts[key] == nil:
+        starts[key] = nil
+      case SpanRecordFormat.recordKindStart where starts[key] == nil && !ended.contains(key):
         // A start carried past a drop repeats an earlier one: the first is kept.
-        if case .start(let start)? = try? SpanRecordFormat.decode(bytes) {
-          starts[key] = (sequence, start)
-        }
+        starts[key] = (sequence, Array(bytes))
       default:
         break
       }
     }
-    let open = starts.filter { !ended.contains($0.key) }.values.sorted { $0.sequence < $1.sequence }
+    var open: [(sequence: UInt64, start: SpanStart)] = []
+    for (sequence, bytes) in starts.values.sorted(by: { $0.sequence < $1.sequence }) {
+      if case .start(let start)? = try? SpanRecordFormat.decode(bytes) {
+        open.append((sequence, start))
+      }
+    }
     return (open, last)
   }
 

@@ -16,6 +16,8 @@ public final class MeteredFileSystem: FileSystem {
     public var directorySyncs: UInt64 = 0
     /// Bytes positional reads returned.
     public var bytesRead: UInt64 = 0
+    /// Sizes asked for by path (``fileSize(_:)``: a `stat` each on a real disk).
+    public var sizeLookups: UInt64 = 0
   }
 
   /// The file system measured.
@@ -120,8 +122,11 @@ public final class MeteredFileSystem: FileSystem {
     try base.nextData(handle, from: offset)
   }
 
-  /// Passes the call to ``base``.
-  public func fileSize(_ path: String) throws(StoreError) -> UInt64? { try base.fileSize(path) }
+  /// Passes the call to ``base``, counted in ``Counts/sizeLookups``.
+  public func fileSize(_ path: String) throws(StoreError) -> UInt64? {
+    state.withLock { $0.sizeLookups += 1 }
+    return try base.fileSize(path)
+  }
 
   /// Passes the call to ``base``.
   public func isSymbolicLink(_ path: String) throws(StoreError) -> Bool {

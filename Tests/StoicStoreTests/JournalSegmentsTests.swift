@@ -58,4 +58,33 @@ struct JournalSegmentsTests {
       try journal.close()
     }
   }
+
+  @Test(
+    "compressed segments' sizes are known, after their compression and after an open: listing them asks the disk for none"
+  )
+  func compressedSizesKnown() throws {
+    let disk = SimulatedFileSystem()
+    let metered = MeteredFileSystem(disk)
+    let options = Support.smallSegments(compress: true)
+    let journal = try Journal.open(
+      directory: Support.directory, fileSystem: metered, options: options)
+    for sequence in UInt64(1)...30 { try journal.append(Support.payload(sequence)) }
+    func check(_ journal: Journal) throws {
+      _ = metered.reset()
+      let segments = try journal.segments()
+      #expect(metered.counts.sizeLookups == 0)
+      let sealed = segments.dropLast()
+      #expect(sealed.count > 3 && sealed.allSatisfy { $0.state == .compressed })
+      for segment in sealed {
+        let name = JournalFileNames.segment(first: segment.first, kind: .compressed)
+        #expect(disk.contents(Support.directory + "/" + name)?.count == Int(segment.bytes))
+      }
+    }
+    try check(journal)
+    try journal.close()
+    let reopened = try Journal.open(
+      directory: Support.directory, fileSystem: metered, options: options)
+    try check(reopened)
+    try reopened.close()
+  }
 }

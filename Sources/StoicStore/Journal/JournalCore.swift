@@ -7,6 +7,11 @@ struct JournalCore {
     var first: UInt64
     var kind: JournalFileNames.SegmentKind
     var name: String
+    /// The file's size, where the journal learned it without asking (a compressed segment's,
+    /// from the open's check of its trailer or from its compression; a sealed `.log` may still
+    /// be cut, so it is asked for), so that listing the segments for a quota costs no `stat`
+    /// per segment. `nil`: not known.
+    var bytes: UInt64? = nil
   }
 
   /// The segment appends go to.

@@ -205,7 +205,7 @@ extension Journal {
     let previous = index > 0 ? (core.sealed[index - 1].first - 1) : 0
     let file = try compressSegmentFile(segment, previous: previous)
     core.sealed[index] = JournalCore.Sealed(
-      first: segment.first, kind: .compressed, name: file.name)
+      first: segment.first, kind: .compressed, name: file.name, bytes: file.outputBytes)
     try publishCompressed(segment, file: file)
   }
 

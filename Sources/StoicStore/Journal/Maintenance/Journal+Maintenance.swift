@@ -41,7 +41,8 @@ extension Journal {
         // Nothing else removes or replaces sealed segments while the maintenance lock is held.
         if let index = core.sealed.firstIndex(of: job.segment) {
           core.sealed[index] = JournalCore.Sealed(
-            first: job.segment.first, kind: .compressed, name: file.name)
+            first: job.segment.first, kind: .compressed, name: file.name,
+            bytes: file.outputBytes)
         }
       }
       try publishCompressed(job.segment, file: file)

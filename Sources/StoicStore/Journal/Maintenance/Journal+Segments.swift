@@ -25,7 +25,9 @@ extension Journal {
     segments.reserveCapacity(sealed.count + 2)
     for segment in sealed {
       var state: JournalSegmentInfo.State = segment.kind == .log ? .sealed : .compressed
-      var size = try fileSystem.fileSize(StorePath.join(directory, segment.name))
+      // A compressed segment's size is known; a sealed `.log`'s is asked for.
+      var size = segment.bytes
+      if size == nil { size = try fileSystem.fileSize(StorePath.join(directory, segment.name)) }
       if size == nil, segment.kind == .log {
         // Compressed since the list was taken: the `.log` is gone, the `.zst` is in place.
         state = .compressed

@@ -96,7 +96,7 @@ struct JournalOpener {
     // A compressed segment is checked whole first (header and trailer): one that fails is
     // refused, or set aside by salvage, before any segment is placed.
     var windowPeak = 0
-    var trailers: [UInt64: (end: UInt64, records: Int)] = [:]
+    var trailers: [UInt64: (end: UInt64, records: Int, bytes: UInt64)] = [:]
     var live: [JournalCore.Sealed] = []
     for segment in segments {
       guard segment.kind == .compressed else {
@@ -105,7 +105,7 @@ struct JournalOpener {
       }
       guard let outcome = try verifyCompressed(segment, report: &report) else { continue }
       windowPeak = max(windowPeak, outcome.peak)
-      trailers[segment.first] = (outcome.end, outcome.records)
+      trailers[segment.first] = (outcome.end, outcome.records, outcome.bytes)
       live.append(segment)
     }
 
@@ -127,6 +127,8 @@ struct JournalOpener {
       else { continue }
       let afterMissing = rule.decision == .acceptMissing
       if let trailer = trailers[segment.first], segment.kind == .compressed {
+        var segment = segment
+        segment.bytes = trailer.bytes
         placed.append(
           Placed(
             segment: segment, end: trailer.end, records: trailer.records,
@@ -416,7 +418,7 @@ struct JournalOpener {
   /// by its CRC when a reader reaches it (a damaged block is refused then, with
   /// ``StoreError/Code/corrupt``). So open costs the active segment, not the backlog.
   private func checkCompressedEnds(_ segment: JournalCore.Sealed) throws(StoreError) -> (
-    lastSequence: UInt64, peak: Int, records: Int
+    lastSequence: UInt64, peak: Int, records: Int, bytes: UInt64
   ) {
     let path = StorePath.join(directory, segment.name)
     func corrupt(_ why: String, at offset: UInt64) -> StoreError {
@@ -442,14 +444,14 @@ struct JournalOpener {
     } catch {
       throw corrupt(error.reason, at: error.offset)
     }
-    return (trailer.lastSequence, headerSize + trailerSize, Int(trailer.records))
+    return (trailer.lastSequence, headerSize + trailerSize, Int(trailer.records), size)
   }
 
   /// Checks a compressed segment's header and trailer; a damaged one is refused, or set aside
   /// whole by salvage (then `nil`). Returns where its records end (its first sequence - 1 if
-  /// it holds none).
+  /// it holds none) and the file's size.
   private func verifyCompressed(_ segment: JournalCore.Sealed, report: inout JournalRecovery)
-    throws(StoreError) -> (end: UInt64, peak: Int, records: Int)?
+    throws(StoreError) -> (end: UInt64, peak: Int, records: Int, bytes: UInt64)?
   {
     do throws(StoreError) {
       let outcome = try checkCompressedEnds(segment)
@@ -460,7 +462,7 @@ struct JournalOpener {
           path: path, cause: JournalDamage(path: path, offset: 0, length: 0))
       }
       let end = outcome.records == 0 ? segment.first - 1 : outcome.lastSequence
-      return (end, outcome.peak, outcome.records)
+      return (end, outcome.peak, outcome.records, outcome.bytes)
     } catch {
       guard error.code == .corrupt else { throw error }
       guard options.salvage else { throw refusal(error) }

@@ -18,6 +18,7 @@ enum BenchChild {
     case "pipeline-app": try pipelineApp(rest)
     case "log-profile": try logProfile(rest)
     case "open-profile": try openProfile(rest)
+    case "forward-profile": try forwardProfile(rest)
     case "span-profile":
       guard rest.count == 3, let count = Int(rest[2]) else {
         throw BenchError("span-profile needs a contender, a directory and a count")
@@ -71,6 +72,40 @@ enum BenchChild {
     }
     FileHandle.standardError.write(
       Data("\(arguments[0]): \(Int(sample.recordsPerSecond)) records/s\n".utf8))
+  }
+
+  /// `forward-profile direct|model DIRECTORY COUNT`: COUNT records of the log line spooled,
+  /// then the protobuf body of all of them formed in batches of 4,096 as the forwarder forms
+  /// it, from the spool's bytes (`direct`: `SpoolBatchSource.logsProtobuf`), or decoded into
+  /// the OTLP model and encoded (`model`: `logsRequest` and `encoded(as:)`); prints the bodies'
+  /// total size. For a profiler: the difference between two counts is the per-record cost of
+  /// the path.
+  private static func forwardProfile(_ arguments: [String]) throws {
+    guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
+      throw BenchError("forward-profile needs direct|model, a directory and a count")
+    }
+    let line = LogLine()
+    let spool = try TelemetrySpool.open(at: arguments[1])
+    for index in 0..<count {
+      spool.logs.log(
+        level: .info, label: line.label, message: line.message(index), metadata: line.metadata,
+        source: line.source)
+    }
+    let source = SpoolBatchSource(spool: spool, options: ForwarderOptions())
+    var bytes = 0
+    var first = spool.logs.lowWaterMark + 1
+    let last = spool.logs.lastSequence
+    while first <= last {
+      let range = SpoolRange(stream: .logs, first: first, last: min(first + 4_095, last))
+      switch arguments[0] {
+      case "direct": bytes += try source.logsProtobuf(range).body.count
+      case "model": bytes += try source.logsRequest(range).request.encoded(as: .protobuf).count
+      default: throw BenchError("forward-profile: direct or model, not \(arguments[0])")
+      }
+      first = range.last + 1
+    }
+    try spool.close()
+    FileHandle.standardError.write(Data("\(arguments[0]): \(bytes) bytes\n".utf8))
   }
 
   /// `spool-writer DIRECTORY READY_AFTER COUNTER`: opens the spool (recovering it after the last

@@ -210,10 +210,15 @@ struct TransportTests {
       #expect(response.isBodyComplete)
       #expect(response.body == Array((answer == answers[0] ? "abcde" : "until the end").utf8))
     }
-    // Kept-alive connections are reused: three requests, one connection.
+    // Kept-alive connections are reused: three requests, one connection. The collector keeps
+    // an idle connection far longer than its default 30 s, so that a machine slow enough to
+    // leave that long between two requests (a sanitizer's run beside other builds) does not
+    // make the server close it: what is checked is the client's reuse.
     let directory = try CollectorProcess.scratchDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let collector = try await Collector.start(CollectorOptions(dataDirectory: directory))
+    let collector = try await Collector.start(
+      CollectorOptions(
+        dataDirectory: directory, limits: CollectorLimits(idleTimeout: .seconds(3600))))
     defer { Self.stop(collector) }
     let transport = SocketHTTPTransport()
     for _ in 0..<3 {

@@ -68,6 +68,56 @@ struct OTLPExporterTests {
     }
   }
 
+  @Test("a request goes to its own signal's path: the default, or the one set for that signal")
+  func requestsFindTheirSignal() async throws {
+    var configuration = OTLPExporterConfiguration(
+      endpoint: "http://127.0.0.1:4318/base?tenant=1", logsPath: "/in/logs")
+    configuration.signalPaths[.traces] = "/in/spans"
+    #expect(configuration.logsPath == "/in/logs")
+    #expect(configuration.metricsPath == "/v1/metrics")
+    #expect(configuration.tracesPath == "/in/spans")
+    configuration.metricsPath = "/in/metrics"
+    #expect(configuration.path(for: .metrics) == "/in/metrics")
+    #expect(OTLP.ExportLogsServiceRequest.signal == .logs)
+    #expect(OTLP.ExportMetricsServiceRequest.signal == .metrics)
+    #expect(OTLP.ExportTraceServiceRequest.signal == .traces)
+    let transport = RecordingTransport { _ in .success(TransportResponse(status: 200)) }
+    let exporter = try OTLPExporter(configuration: configuration, transport: transport)
+    _ = try await exporter.export(OTLPSamples.logsRequest, idempotencyKey: "l")
+    _ = try await exporter.export(OTLPSamples.metricsRequest, idempotencyKey: "m")
+    _ = try await exporter.export(
+      OTLP.ExportTraceServiceRequest(resourceSpans: []), idempotencyKey: "t")
+    #expect(
+      transport.sent.withLock { $0.map(\.url) } == [
+        "http://127.0.0.1:4318/base/in/logs?tenant=1",
+        "http://127.0.0.1:4318/base/in/metrics?tenant=1",
+        "http://127.0.0.1:4318/base/in/spans?tenant=1",
+      ])
+  }
+
+  @Test("a report counts each stream's delivered items; reports of equal counts are equal")
+  func reportCountsByStream() {
+    var report = ForwardingReport()
+    report.addDelivered(3, of: .logs)
+    report.spansDelivered += 4
+    report.dataPointsDelivered = 2
+    #expect(report.logRecordsDelivered == 3)
+    #expect(report.delivered(.traces) == 4)
+    #expect(report.delivered(.metrics) == 2)
+    #expect(report.recordsDelivered == 9)
+    var total = ForwardingReport()
+    total.add(report)
+    total.add(report)
+    #expect(
+      total.delivered(.logs) == 6 && total.spansDelivered == 8 && total.recordsDelivered == 18)
+    report.dataPointsDelivered = 0
+    report.addDelivered(-4, of: .traces)
+    var logsOnly = ForwardingReport()
+    logsOnly.logRecordsDelivered = 3
+    #expect(report == logsOnly)
+    #expect(report.hashValue == logsOnly.hashValue)
+  }
+
   @Test("the same records and key give the same body, every time")
   func deterministicBodies() throws {
     let exporter = try OTLPExporter(

@@ -5,7 +5,7 @@ public import StoicStore
 /// `Idempotency-Key`, and says what the answer means to the outbox as a `DeliveryResponse`.
 ///
 /// An outbox's delivery closure calls
-/// ``export(_:idempotencyKey:)-(OTLP.ExportLogsServiceRequest,_)`` with the batch's key; the same
+/// ``export(_:idempotencyKey:)-(Request,_)`` with the batch's key; the same
 /// key and records give the same body, so a resent batch is recognised by a receiver that dedupes
 /// by key.
 ///
@@ -172,8 +172,8 @@ public final class OTLPExporter: Sendable {
       timeout: configuration.timeout(for: body.signal))
   }
 
-  /// Sends a logs request under `idempotencyKey` and returns what the answer means to the
-  /// outbox.
+  /// Sends a request (logs, metrics, spans: the path its signal's) under `idempotencyKey` and
+  /// returns what the answer means to the outbox.
   ///
   /// A body over ``OTLPExporterConfiguration/maximumBodyBytes`` is not sent: the answer is
   /// `.http(status: 413)`, as a receiver would refuse it (a permanent failure; the batch is
@@ -181,24 +181,10 @@ public final class OTLPExporter: Sendable {
   ///
   /// - Throws: ``ForwardingError`` when the request cannot be built (an invalid key, a zlib
   ///   failure); an outbox counts a thrown error as a network error.
-  public func export(_ request: OTLP.ExportLogsServiceRequest, idempotencyKey: String)
+  public func export<Request: OTLPExportRequest>(_ request: Request, idempotencyKey: String)
     async throws(ForwardingError) -> DeliveryResponse
   {
-    try await send(request, signal: .logs, idempotencyKey: idempotencyKey)
-  }
-
-  /// Sends a metrics request under `idempotencyKey`; as the logs variant.
-  public func export(_ request: OTLP.ExportMetricsServiceRequest, idempotencyKey: String)
-    async throws(ForwardingError) -> DeliveryResponse
-  {
-    try await send(request, signal: .metrics, idempotencyKey: idempotencyKey)
-  }
-
-  /// Sends a traces request under `idempotencyKey`; as the logs variant.
-  public func export(_ request: OTLP.ExportTraceServiceRequest, idempotencyKey: String)
-    async throws(ForwardingError) -> DeliveryResponse
-  {
-    try await send(request, signal: .traces, idempotencyKey: idempotencyKey)
+    try await send(request, signal: Request.signal, idempotencyKey: idempotencyKey)
   }
 
   /// Sends an encoded body under `idempotencyKey` and returns what the answer means to the

@@ -14,12 +14,24 @@ public struct OTLPExporterConfiguration: Sendable {
   /// The receiver's base URL, `http://` or `https://` (`https://otlp.example.com:4318`); the
   /// signal's path is appended.
   public var endpoint: String
-  /// The path for logs, `/v1/logs` by default.
-  public var logsPath: String
-  /// The path for metrics, `/v1/metrics` by default.
-  public var metricsPath: String
-  /// The path for traces, `/v1/traces` by default.
-  public var tracesPath: String = OTLPSignal.traces.defaultPath
+  /// Paths for single signals, joined to ``endpoint``; a signal without one goes to its
+  /// ``OTLPSignal/defaultPath`` (`/v1/logs`, `/v1/metrics`, `/v1/traces`).
+  public var signalPaths: [OTLPSignal: String] = [:]
+  /// The path for logs, `/v1/logs` by default: ``signalPaths``' entry for logs.
+  public var logsPath: String {
+    get { path(for: .logs) }
+    set { signalPaths[.logs] = newValue }
+  }
+  /// The path for metrics, `/v1/metrics` by default: ``signalPaths``' entry for metrics.
+  public var metricsPath: String {
+    get { path(for: .metrics) }
+    set { signalPaths[.metrics] = newValue }
+  }
+  /// The path for traces, `/v1/traces` by default: ``signalPaths``' entry for traces.
+  public var tracesPath: String {
+    get { path(for: .traces) }
+    set { signalPaths[.traces] = newValue }
+  }
   /// Protobuf (the default) or JSON.
   public var encoding: OTLPEncoding
   /// gzip at level 1 (the default) or none.
@@ -53,8 +65,8 @@ public struct OTLPExporterConfiguration: Sendable {
     timeout: Duration = .seconds(30), maximumBodyBytes: Int = 64 << 20
   ) {
     self.endpoint = endpoint
-    self.logsPath = logsPath
-    self.metricsPath = metricsPath
+    if logsPath != OTLPSignal.logs.defaultPath { signalPaths[.logs] = logsPath }
+    if metricsPath != OTLPSignal.metrics.defaultPath { signalPaths[.metrics] = metricsPath }
     self.encoding = encoding
     self.compression = compression
     self.headers = headers
@@ -67,12 +79,7 @@ public struct OTLPExporterConfiguration: Sendable {
   /// (`http://h:4318?tenant=1` sends logs to `http://h:4318/v1/logs?tenant=1`).
   public func url(for signal: OTLPSignal) -> String {
     if let url = signalEndpoints[signal] { return url }
-    let path =
-      switch signal {
-      case .logs: logsPath
-      case .metrics: metricsPath
-      case .traces: tracesPath
-      }
+    let path = path(for: signal)
     guard let base = try? OTLPEndpoint(endpoint) else {
       // Not a usable URL (``validate()`` refuses it): joined as text, for the transport to refuse.
       var base = Substring(endpoint)
@@ -80,6 +87,12 @@ public struct OTLPExporterConfiguration: Sendable {
       return String(base) + (path.hasPrefix("/") ? path : "/" + path)
     }
     return base.appendingPath(path).description
+  }
+
+  /// The path joined to ``endpoint`` for `signal`: its entry in ``signalPaths``, else its
+  /// ``OTLPSignal/defaultPath``.
+  public func path(for signal: OTLPSignal) -> String {
+    signalPaths[signal] ?? signal.defaultPath
   }
 
   /// The header fields sent with `signal`'s requests: its entry in ``signalHeaders``, else

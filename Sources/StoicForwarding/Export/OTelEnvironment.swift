@@ -256,11 +256,15 @@ public struct OTelEnvironment: Sendable {
       return configuration
     }
 
+    /// The signals an option shared by every signal always takes part for (see ``shared(_:parse:)``):
+    /// those there were before traces.
+    static let firstSignals: Set<OTLPSignal> = [.logs, .metrics]
+
     /// An option every signal shares (one exporter sends them all): the per-signal variables
-    /// win over the generic one, and must then agree. Traces take part only when their own
-    /// variable is set: unset, they follow the logs' and metrics' value, so that a setup
-    /// written before traces (`_LOGS_` and `_METRICS_` both set apart from the generic value)
-    /// reads as it did.
+    /// win over the generic one, and must then agree. Traces (and any signal added after them)
+    /// take part only when their own variable is set: unset, they follow the logs' and metrics'
+    /// value, so that a setup written before traces (`_LOGS_` and `_METRICS_` both set apart
+    /// from the generic value) reads as it did.
     func shared<Value: Equatable>(
       _ option: String, parse: (String, String) throws(ForwardingError) -> Value
     ) throws(ForwardingError) -> Value? {
@@ -274,7 +278,7 @@ public struct OTelEnvironment: Sendable {
         let value = try self[name].map { (text) throws(ForwardingError) in
           try parse(text, name)
         }
-        if signal == .traces, value == nil { continue }
+        if value == nil, !Self.firstSignals.contains(signal) { continue }
         values.append(value ?? generic)
       }
       guard let first = values.first, values.allSatisfy({ $0 == first }) else {

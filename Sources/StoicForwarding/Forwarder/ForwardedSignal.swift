@@ -7,10 +7,10 @@ internal import StoicTelemetry
 /// signal's folder (``LogsSignal`` in `Logs/`, ``MetricsSignal`` in `Metrics/`,
 /// ``TracesSignal`` in `Traces/`), beside its OTLP model and encodings; `SpoolStream.forwarded`
 /// and `OTLPSignal.forwarded` map the persisted tags to it, in one place each. Beyond them the
-/// forwarder names a signal in three places only: `Forwarder.sampleMetrics()` (the metrics
-/// spool's sample a drain takes first), ``ForwardingReport``'s per-signal counts (log records,
-/// data points and spans delivered, the signals a `Retry-After` holds), and the outbox lane
-/// each batch is sent in (its stream).
+/// forwarder names a signal in two places only: `Forwarder.sampleMetrics()` (the metrics
+/// spool's sample a drain takes first) and ``ForwardingReport``'s named counts
+/// (``ForwardingReport/logRecordsDelivered`` and its siblings, read through
+/// ``ForwardingReport/delivered(_:)``, which counts every stream without naming it).
 ///
 /// Every method that reads the spool blocks on the disk: the ``Forwarder`` calls them on a
 /// `StoicStore/BlockingExecutor` (through ``SpoolBatchSource``).
@@ -47,8 +47,6 @@ protocol ForwardedSignal {
   /// - Throws: The spool's errors (an encoding error is returned in the body).
   static func prepare(_ range: SpoolRange, from source: SpoolBatchSource, exporter: OTLPExporter)
     throws(StoreError) -> BatchPrefetch.Prepared
-  /// Counts `records` delivered records of the signal in `report`.
-  static func countDelivered(_ records: Int, in report: inout ForwardingReport)
   /// Releases the stream's records through `sequence` (acknowledged batches).
   ///
   /// - Throws: The spool's errors.

@@ -527,7 +527,7 @@ public actor Forwarder {
       guard case .delivered = classification else { return }
       report.batchesDelivered += 1
       report.unreadableRecords += unreadable
-      range.stream.forwarded.countDelivered(records, in: &report)
+      report.addDelivered(records, of: range.stream)
     }
     if unreadable > 0, case .delivered = classification {
       events.emit(

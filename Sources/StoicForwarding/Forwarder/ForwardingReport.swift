@@ -5,12 +5,9 @@ public struct ForwardingReport: Sendable, Hashable {
   public var batchesFormed = 0
   /// Batches the receiver accepted (2xx, or an OTLP partial success).
   public var batchesDelivered = 0
-  /// Log records in the delivered batches.
-  public var logRecordsDelivered = 0
-  /// Metric data points in the delivered batches.
-  public var dataPointsDelivered = 0
-  /// Spans in the delivered batches.
-  public var spansDelivered = 0
+  /// The items (log records, data points, spans) in the delivered batches, by stream; a
+  /// stream with none has no entry, so that reports of equal counts are equal.
+  private var deliveredByStream: [SpoolStream: Int] = [:]
   /// Items the receiver rejected inside delivered batches (OTLP partial success).
   public var rejectedByReceiver = 0
   /// Batches parked after a permanent refusal (kept, with their records, until requeued or
@@ -48,16 +45,44 @@ public struct ForwardingReport: Sendable, Hashable {
   /// An empty report.
   public init() {}
 
-  /// Log records, data points and spans delivered.
-  public var recordsDelivered: Int { logRecordsDelivered + dataPointsDelivered + spansDelivered }
+  /// The items of `stream` in the delivered batches (its log records, data points or spans):
+  /// how a signal's count is read, a signal added later included.
+  public func delivered(_ stream: SpoolStream) -> Int {
+    deliveredByStream[stream] ?? 0
+  }
+
+  /// Adds `count` delivered items of `stream`.
+  public mutating func addDelivered(_ count: Int, of stream: SpoolStream) {
+    let total = delivered(stream) &+ count
+    deliveredByStream[stream] = total == 0 ? nil : total
+  }
+
+  /// Log records in the delivered batches: ``delivered(_:)`` of ``SpoolStream/logs``.
+  public var logRecordsDelivered: Int {
+    get { delivered(.logs) }
+    set { addDelivered(newValue &- delivered(.logs), of: .logs) }
+  }
+
+  /// Metric data points in the delivered batches: ``delivered(_:)`` of ``SpoolStream/metrics``.
+  public var dataPointsDelivered: Int {
+    get { delivered(.metrics) }
+    set { addDelivered(newValue &- delivered(.metrics), of: .metrics) }
+  }
+
+  /// Spans in the delivered batches: ``delivered(_:)`` of ``SpoolStream/traces``.
+  public var spansDelivered: Int {
+    get { delivered(.traces) }
+    set { addDelivered(newValue &- delivered(.traces), of: .traces) }
+  }
+
+  /// Log records, data points and spans delivered: every stream's items.
+  public var recordsDelivered: Int { deliveredByStream.values.reduce(0, &+) }
 
   /// Adds `other`'s counts to this one's and takes its halt.
   public mutating func add(_ other: ForwardingReport) {
     batchesFormed += other.batchesFormed
     batchesDelivered += other.batchesDelivered
-    logRecordsDelivered += other.logRecordsDelivered
-    dataPointsDelivered += other.dataPointsDelivered
-    spansDelivered += other.spansDelivered
+    for (stream, count) in other.deliveredByStream { addDelivered(count, of: stream) }
     rejectedByReceiver += other.rejectedByReceiver
     batchesParked += other.batchesParked
     attempts += other.attempts

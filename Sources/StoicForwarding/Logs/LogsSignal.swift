@@ -71,10 +71,6 @@ enum LogsSignal: ForwardedSignal {
       }, records: read.records, unreadable: read.unreadable)
   }
 
-  static func countDelivered(_ records: Int, in report: inout ForwardingReport) {
-    report.logRecordsDelivered += records
-  }
-
   static func release(_ spool: TelemetrySpool, through sequence: UInt64) throws(StoreError) {
     try spool.logs.dropThrough(sequence)
   }

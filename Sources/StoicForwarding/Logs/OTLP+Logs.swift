@@ -194,6 +194,9 @@ extension OTLP.ScopeLogs: OTLPScopeGroup {
 }
 
 extension OTLP.ExportLogsServiceRequest: OTLPExportServiceRequest {
+  /// Log records.
+  public static var signal: OTLPSignal { .logs }
+
   var resourceGroups: [OTLP.ResourceLogs] { resourceLogs }
 
   init(resourceGroups: [OTLP.ResourceLogs]) { self.init(resourceLogs: resourceGroups) }

@@ -78,10 +78,6 @@ enum MetricsSignal: ForwardedSignal {
       }, records: read.points, unreadable: read.unreadable)
   }
 
-  static func countDelivered(_ records: Int, in report: inout ForwardingReport) {
-    report.dataPointsDelivered += records
-  }
-
   static func release(_ spool: TelemetrySpool, through sequence: UInt64) throws(StoreError) {
     try spool.metrics.dropThrough(sequence)
   }

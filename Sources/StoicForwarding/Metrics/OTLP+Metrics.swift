@@ -306,6 +306,9 @@ extension OTLP.ScopeMetrics: OTLPScopeGroup {
 }
 
 extension OTLP.ExportMetricsServiceRequest: OTLPExportServiceRequest {
+  /// Metrics.
+  public static var signal: OTLPSignal { .metrics }
+
   var resourceGroups: [OTLP.ResourceMetrics] { resourceMetrics }
 
   init(resourceGroups: [OTLP.ResourceMetrics]) { self.init(resourceMetrics: resourceGroups) }

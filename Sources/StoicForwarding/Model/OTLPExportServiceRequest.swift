@@ -2,9 +2,9 @@
 /// ``OTLP/ExportMetricsServiceRequest``, ``OTLP/ExportTraceServiceRequest``): its resource
 /// groups, whose nesting every signal shares (``OTLPResourceGroup``), so that a request is
 /// written and read once per encoding for every signal, over its scope group's item codec
-/// (``OTLPScopeGroup``). A conformer names its groups and answers ``OTLPMessage`` with the four
-/// methods here.
-protocol OTLPExportServiceRequest: OTLPMessage {
+/// (``OTLPScopeGroup``). A conformer names its groups and its signal, and answers ``OTLPMessage``
+/// with the four methods here.
+protocol OTLPExportServiceRequest: OTLPExportRequest {
   /// The signal's `Resource…` message.
   associatedtype Group: OTLPResourceGroup
   /// The request's groups (`resourceLogs`).

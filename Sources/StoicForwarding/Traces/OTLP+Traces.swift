@@ -251,6 +251,9 @@ extension OTLP.ScopeSpans: OTLPScopeGroup {
 }
 
 extension OTLP.ExportTraceServiceRequest: OTLPExportServiceRequest {
+  /// Spans.
+  public static var signal: OTLPSignal { .traces }
+
   var resourceGroups: [OTLP.ResourceSpans] { resourceSpans }
 
   init(resourceGroups: [OTLP.ResourceSpans]) { self.init(resourceSpans: resourceGroups) }

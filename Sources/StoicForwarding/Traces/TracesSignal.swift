@@ -78,10 +78,6 @@ enum TracesSignal: ForwardedSignal {
       }, records: read.request.spanCount, unreadable: read.unreadable)
   }
 
-  static func countDelivered(_ records: Int, in report: inout ForwardingReport) {
-    report.spansDelivered += records
-  }
-
   static func release(_ spool: TelemetrySpool, through sequence: UInt64) throws(StoreError) {
     try spool.spans?.dropEndedThrough(sequence)
   }

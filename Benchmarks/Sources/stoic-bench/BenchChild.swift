@@ -74,15 +74,28 @@ enum BenchChild {
       Data("\(arguments[0]): \(Int(sample.recordsPerSecond)) records/s\n".utf8))
   }
 
-  /// `forward-profile direct|model DIRECTORY COUNT`: COUNT records of the log line spooled,
-  /// then the protobuf body of all of them formed in batches of 4,096 as the forwarder forms
-  /// it, from the spool's bytes (`direct`: `SpoolBatchSource.logsProtobuf`), or decoded into
-  /// the OTLP model and encoded (`model`: `logsRequest` and `encoded(as:)`); prints the bodies'
-  /// total size. For a profiler: the difference between two counts is the per-record cost of
-  /// the path.
+  /// `forward-profile direct|model|sender|fill DIRECTORY COUNT`: COUNT records of the log line
+  /// spooled, then the protobuf body of all of them formed in batches of 4,096 as the forwarder
+  /// forms it, from the spool's bytes (`direct`: `SpoolBatchSource.logsProtobuf`), or decoded
+  /// into the OTLP model and encoded (`model`: `logsRequest` and `encoded(as:)`); prints the
+  /// bodies' total size. `sender` is the `forwarding` scenario's `sender-only` run (a whole
+  /// drain, protobuf+gzip, every request answered 200 in process), `fill` the same run without
+  /// its drain. For a profiler: the difference between two counts is the per-record cost of the
+  /// path (for the sender, less `fill`'s).
   private static func forwardProfile(_ arguments: [String]) throws {
     guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
-      throw BenchError("forward-profile needs direct|model, a directory and a count")
+      throw BenchError("forward-profile needs direct|model|sender|fill, a directory and a count")
+    }
+    if arguments[0] == "sender" || arguments[0] == "fill" {
+      let run = ForwardingRun(
+        encoding: .protobuf, compression: .gzip, toCollector: false,
+        drains: arguments[0] == "sender")
+      let sample = try run.measure(in: arguments[1], records: count)
+      FileHandle.standardError.write(
+        Data(
+          "\(arguments[0]): \(sample.records) records, \(Int(sample.recordsPerSecond)) records/s, \(sample.cpuMicrosecondsPerRecord) CPU µs per record\n"
+            .utf8))
+      return
     }
     let line = LogLine()
     let spool = try TelemetrySpool.open(at: arguments[1])

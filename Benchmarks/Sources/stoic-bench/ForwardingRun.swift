@@ -52,6 +52,8 @@ struct ForwardingRun {
   /// What the spool is filled with: log records, or spans (each a start and an end record,
   /// forwarded as one OTLP span).
   var signal = Signal.logs
+  /// Whether the spool is drained (`false`: filled and closed only, for a profiler's baseline).
+  var drains = true
 
   /// The signal a run forwards.
   enum Signal {
@@ -83,6 +85,12 @@ struct ForwardingRun {
     let compression = compression
     let options = ForwarderOptions(maxRecords: maxRecords, maxBytes: 16 << 20)
     let toCollector = toCollector
+    guard drains else {
+      try spool.close()
+      return Sample(
+        records: written, seconds: 1, recordBytes: Self.recordBytes, spooledBytes: 0,
+        forwardingBytes: 0, cpuSeconds: 0)
+    }
     let (report, seconds, cpuSeconds) = try AsyncBridge.wait {
       let collector = try await Collector.start(
         CollectorOptions(dataDirectory: directory + "/collector"))

@@ -150,6 +150,8 @@ public final class Journal: Sendable {
   /// Where the blocks of compressed segments start, learned by reads (see
   /// ``JournalBlockIndex``).
   let blockIndex = JournalBlockIndex()
+  /// Where records start in `.log` segments, learned by reads (see ``JournalFrameIndex``).
+  let frameIndex = JournalFrameIndex()
   /// Where the journal's background work runs (see `Concurrency.md`): finishing a seal,
   /// compressing sealed segments, the interval policy's timed sync. One thread, started by the
   /// first such job and ended when the journal is released.

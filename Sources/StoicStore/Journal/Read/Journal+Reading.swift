@@ -107,21 +107,100 @@ extension Journal {
           break
         }
       case .log:
-        var scanner = JournalSegmentScanner(
-          reader: reader, segmentFirst: segment.first, previousSequence: segment.first - 1,
-          maxRecordSize: options.maxRecordSize)
-        let damage = try scanner.forEachRecord { (recordSequence, payload) throws(StoreError) in
-          if recordSequence >= start { try body(recordSequence, payload) }
-        }
-        peak = max(peak, scanner.reader.peakBytes)
-        if let damage {
-          throw StoreError(
-            .corrupt, "journal segment is damaged at offset \(damage)", path: path,
-            cause: JournalDamage(path: path, offset: damage, length: size - damage))
-        }
+        peak = max(
+          peak,
+          try readLogSegment(
+            reader: reader, path: path, size: size, first: segment.first,
+            last: index + 1 < segments.count ? segments[index + 1].first - 1 : last, from: start,
+            body))
       }
     }
     state.withLock { $0.lastReadPeakBytes = peak }
+  }
+
+  /// Hands `body` the records of the `.log` segment `path` (first sequence `first`, `size`
+  /// bytes read, its records at most `last` in this read's view) from sequence `start` on, each
+  /// checked; returns the largest buffer held.
+  ///
+  /// A read from the middle starts at the last record start ``frameIndex`` knows at or before
+  /// `start`, and checks that the first record there is the one the index names before handing
+  /// out anything; if it is not, or the frames there are damaged before any record was handed
+  /// out, or none was found there though the segment holds records from `start` on, the index of
+  /// the segment is forgotten and the read starts over from its first frame.
+  /// Where the read stops (the record after the last one `body` took, when `body` throws to
+  /// stop, or the end of the segment) is learned for the next read.
+  private func readLogSegment(
+    reader: JournalWindowReader, path: String, size: UInt64, first: UInt64, last: UInt64,
+    from start: UInt64, _ body: (UInt64, UnsafeRawBufferPointer) throws(StoreError) -> Void
+  ) throws(StoreError) -> Int {
+    let name = StorePath.name(of: path)
+    var resume = start > first ? frameIndex.start(of: name, for: start) : nil
+    while true {
+      var scanner = JournalSegmentScanner(
+        reader: reader, segmentFirst: first,
+        previousSequence: resume?.previousSequence ?? first - 1,
+        maxRecordSize: options.maxRecordSize)
+      scanner.offset = resume?.position ?? 0
+      var expected = resume?.sequence
+      var handed: UInt64?
+      var stoppedByBody = false
+      var mismatch = false
+      let damage: UInt64?
+      do throws(StoreError) {
+        damage = try scanner.forEachRecord { (recordSequence, payload) throws(StoreError) in
+          if let sequence = expected {
+            expected = nil
+            guard recordSequence == sequence else {
+              mismatch = true
+              throw StoreError(.other, "the frame index names another record", path: path)
+            }
+          }
+          guard recordSequence >= start else { return }
+          handed = recordSequence
+          do throws(StoreError) {
+            try body(recordSequence, payload)
+          } catch {
+            stoppedByBody = true
+            throw error
+          }
+        }
+      } catch {
+        if mismatch {
+          frameIndex.forget(name)
+          resume = nil
+          continue
+        }
+        if stoppedByBody, let handed {
+          // The scanner stays at the frame `body` refused (or stopped at): the next read of it
+          // starts there.
+          frameIndex.learn(
+            name,
+            JournalFrameIndex.Entry(
+              position: scanner.offset, sequence: handed,
+              previousSequence: scanner.previousSequence))
+        }
+        throw error
+      }
+      if resume != nil, handed == nil, damage != nil || start <= last {
+        frameIndex.forget(name)
+        resume = nil
+        continue
+      }
+      if let damage {
+        throw StoreError(
+          .corrupt, "journal segment is damaged at offset \(damage)", path: path,
+          cause: JournalDamage(path: path, offset: damage, length: size - damage))
+      }
+      if scanner.previousSequence >= first, scanner.previousSequence < .max {
+        // The end of what this read saw: where the next record of an active segment will be.
+        frameIndex.learn(
+          name,
+          JournalFrameIndex.Entry(
+            position: scanner.offset, sequence: scanner.previousSequence + 1,
+            previousSequence: scanner.previousSequence))
+      }
+      return scanner.reader.peakBytes
+    }
   }
 
   /// Like ``forEachRecord(from:_:)``, for a `body` that throws errors of its own type (a JSON

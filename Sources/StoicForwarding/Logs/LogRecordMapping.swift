@@ -118,7 +118,7 @@ public enum LogRecordMapping {
     writeString(OTLPCommonProtobuf.AnyValueField.stringValue, record.message, to: &writer)
     writer.endMessage(body)
     let found = traceContext?.find { key in
-      metadata.first { $0.key.elementsEqual(key.utf8) }?.value
+      metadata.first { Self.bytes($0.key, spell: key) }?.value
     }
     var dropped: UInt64 = 0
     for pair in metadata {
@@ -154,7 +154,7 @@ public enum LogRecordMapping {
   ) {
     let time = UInt64(clamping: record.timeNanoseconds)
     let found = traceContext?.find { key in
-      metadata.first { $0.key.elementsEqual(key.utf8) }?.value
+      metadata.first { Self.bytes($0.key, spell: key) }?.value
     }
     writer.object { object in
       if time != 0 {
@@ -288,11 +288,21 @@ public enum LogRecordMapping {
     ) -> Bool {
       guard !key.isEmpty else { return true }
       func equal(_ name: StaticString) -> Bool {
-        key.elementsEqual(UnsafeRawBufferPointer(name))
+        key.count == name.utf8CodeUnitCount && key.elementsEqual(UnsafeRawBufferPointer(name))
       }
       if equal(label) || equal(source) || equal(sequence) { return true }
       return code(option).contains { equal($0.file) || equal($0.function) || equal($0.line) }
     }
+  }
+
+  /// Whether `bytes` are `text`'s UTF-8: the lengths compared first, so a key of another length
+  /// (most of a record's) costs one comparison, not a walk through a `String.UTF8View`.
+  static func bytes(_ bytes: UnsafeRawBufferPointer, spell text: String) -> Bool {
+    let utf8 = text.utf8
+    guard bytes.count == utf8.count else { return false }
+    return utf8.withContiguousStorageIfAvailable { stored in
+      bytes.elementsEqual(UnsafeRawBufferPointer(stored))
+    } ?? bytes.elementsEqual(utf8)
   }
 
   /// Each level's severity text, by raw value, as UTF-8.

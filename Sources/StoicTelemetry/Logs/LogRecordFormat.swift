@@ -286,7 +286,7 @@ public enum LogRecordFormat {
       let count = try reader.count()
       for _ in 0..<count {
         let key = try reader.utf8()
-        guard key.allSatisfy({ $0 < 0x80 }) else { return nil }
+        guard key.isASCII else { return nil }
         let kind = try reader.byte()
         guard kind == kindString || kind == kindStringConvertible else { return nil }
         metadata.append((key, try reader.utf8()))
@@ -404,7 +404,7 @@ extension ByteReader {
     let start = offset
     let count = try count()
     let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
-    guard slice.allSatisfy({ $0 < 0x80 }) || String(validating: slice, as: UTF8.self) != nil
+    guard slice.isASCII || String(validating: slice, as: UTF8.self) != nil
     else { throw .invalidUTF8(offset: start) }
     offset += count
     return slice

@@ -65,6 +65,11 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
     ),
+    .systemLibrary(
+      name: "CStoicDeflate",
+      pkgConfig: "libdeflate",
+      providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
+    ),
     .target(name: "CStoicAtomics"),
     .target(
       name: "StoicStore",
@@ -162,7 +167,7 @@ let package = Package(
     ),
     .target(
       name: "StoicForwarding",
-      dependencies: ["StoicStore", "StoicTelemetry", "CStoicZlib"],
+      dependencies: ["StoicStore", "StoicTelemetry", "CStoicZlib", "CStoicDeflate"],
       swiftSettings: strictSettings
     ),
     .target(

@@ -59,7 +59,7 @@ public final class OTLPExporter: Sendable {
   ///
   /// - Throws: ``ForwardingError/Code/tooLarge`` for a body over
   ///   ``OTLPExporterConfiguration/maximumBodyBytes``; ``ForwardingError/Code/compression`` if
-  ///   zlib fails.
+  ///   compression fails.
   public func encode(_ message: some OTLPMessage, signal: OTLPSignal) throws(ForwardingError)
     -> EncodedBody
   {
@@ -82,7 +82,7 @@ public final class OTLPExporter: Sendable {
   /// - Throws: ``ForwardingError/Code/invalidArgument`` when the exporter sends JSON;
   ///   ``ForwardingError/Code/tooLarge`` for a body over
   ///   ``OTLPExporterConfiguration/maximumBodyBytes``; ``ForwardingError/Code/compression`` if
-  ///   zlib fails.
+  ///   compression fails.
   public func encode(protobuf bytes: [UInt8], signal: OTLPSignal) throws(ForwardingError)
     -> EncodedBody
   {
@@ -95,7 +95,7 @@ public final class OTLPExporter: Sendable {
   /// - Throws: ``ForwardingError/Code/invalidArgument`` when the exporter sends protobuf;
   ///   ``ForwardingError/Code/tooLarge`` for a body over
   ///   ``OTLPExporterConfiguration/maximumBodyBytes``; ``ForwardingError/Code/compression`` if
-  ///   zlib fails.
+  ///   compression fails.
   public func encode(json bytes: [UInt8], signal: OTLPSignal) throws(ForwardingError)
     -> EncodedBody
   {
@@ -138,7 +138,7 @@ public final class OTLPExporter: Sendable {
   /// - Throws: ``ForwardingError/Code/invalidArgument`` for a key that cannot be a header
   ///   value; ``ForwardingError/Code/tooLarge`` for a body over
   ///   ``OTLPExporterConfiguration/maximumBodyBytes``; ``ForwardingError/Code/compression``
-  ///   if zlib fails.
+  ///   if compression fails.
   public func request(
     for message: some OTLPMessage, signal: OTLPSignal, idempotencyKey: String?
   ) throws(ForwardingError) -> TransportRequest {
@@ -179,8 +179,8 @@ public final class OTLPExporter: Sendable {
   /// `.http(status: 413)`, as a receiver would refuse it (a permanent failure; the batch is
   /// parked).
   ///
-  /// - Throws: ``ForwardingError`` when the request cannot be built (an invalid key, a zlib
-  ///   failure); an outbox counts a thrown error as a network error.
+  /// - Throws: ``ForwardingError`` when the request cannot be built (an invalid key, a
+  ///   compression failure); an outbox counts a thrown error as a network error.
   public func export<Request: OTLPExportRequest>(_ request: Request, idempotencyKey: String)
     async throws(ForwardingError) -> DeliveryResponse
   {

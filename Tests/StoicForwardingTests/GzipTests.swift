@@ -2,7 +2,7 @@ import StoicForwarding
 import StoicTesting
 import Testing
 
-/// gzip through zlib: round trips, the output limit (a small body expanding to a large one),
+/// gzip (libdeflate writes, zlib reads): round trips, the output limit (a small body expanding to a large one),
 /// damaged and truncated streams, concatenated members.
 @Suite("gzip")
 struct GzipTests {

@@ -2,8 +2,8 @@ import StoicForwarding
 import StoicTesting
 import Testing
 
-/// gzip (libdeflate writes, zlib reads): round trips, the output limit (a small body expanding to a large one),
-/// damaged and truncated streams, concatenated members.
+/// gzip (libdeflate writes, zlib reads): round trips, the output limit (a small body expanding
+/// to a large one), damaged and truncated streams, concatenated members.
 @Suite("gzip")
 struct GzipTests {
   @Test("round trips at every level, empty and large inputs included")

@@ -1,11 +1,8 @@
 #include <zlib.h>
 
-// deflateInit2 and inflateInit2 are macros, which Swift cannot call: these wrap them for gzip
-// streams (window bits 15 + 16: a gzip header and trailer rather than zlib's).
-static inline int stoic_deflate_init_gzip(z_stream *stream, int level) {
-  return deflateInit2(stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-}
-
+// inflateInit2 is a macro, which Swift cannot call: this wraps it for gzip streams (window bits
+// 15 + 16: a gzip header and trailer rather than zlib's). Compression is libdeflate's
+// (CStoicDeflate).
 static inline int stoic_inflate_init_gzip(z_stream *stream) {
   return inflateInit2(stream, 15 + 16);
 }

@@ -2,7 +2,7 @@ extension UnsafeRawBufferPointer {
   /// Whether every byte is below 0x80 (ASCII, so valid UTF-8 as it is): eight bytes at a time,
   /// the last word overlapping the one before it, and a short run in two or three loads, with no
   /// loop over single bytes. The decoders' check before a full UTF-8 validation, on the
-  /// forwarder's path for every string of every record (inlined there: most are short).
+  /// forwarder's path for every string of every record (most are short).
   @inlinable package var isASCII: Bool {
     guard let base = baseAddress else { return true }
     let count = self.count

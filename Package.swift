@@ -298,7 +298,8 @@ let package = Package(
     .testTarget(
       name: "StoicCollectorTests",
       dependencies: [
-        "StoicCollector", "StoicForwarding", "StoicStore", "StoicTesting", "stoic-collector",
+        "StoicCollector", "StoicForwarding", "StoicStore", "StoicTesting", "StoicTestSupport",
+        "stoic-collector",
       ],
       swiftSettings: strictSettings
     ),
@@ -320,9 +321,11 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     // The tests' Python (.build/venv from scripts/bootstrap) and the third-party OpenTelemetry
-    // tools in it, run against the forwarder and the example collector.
+    // tools in it, run against the forwarder and the example collector; the OTLP requests and
+    // decoder inputs the forwarding and collector tests share.
     .target(
-      name: "StoicTestSupport", path: "Tests/StoicTestSupport", swiftSettings: strictSettings),
+      name: "StoicTestSupport", dependencies: ["StoicForwarding", "StoicTesting"],
+      path: "Tests/StoicTestSupport", swiftSettings: strictSettings),
     .testTarget(
       name: "StoicInteropTests",
       dependencies: [

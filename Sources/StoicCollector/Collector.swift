@@ -30,7 +30,7 @@ public final class Collector: Sendable {
   /// What it has stored.
   public let archive: CollectorArchive
   private let server: HTTPServer
-  private let stopped = ConditionLock(false)
+  private let stopped = SleepingLock(false)
 
   private init(host: String, port: UInt16, archive: CollectorArchive, server: HTTPServer) {
     self.host = host

@@ -43,11 +43,11 @@ public final class CollectorArchive: Sendable {
   }
 
   private let journal: Journal
-  private let state: ConditionLock<State>
+  private let state: SleepingLock<State>
 
   private init(journal: Journal, state: State) {
     self.journal = journal
-    self.state = ConditionLock(state)
+    self.state = SleepingLock(state)
   }
 
   /// The journal's record limit: the largest decoded body a collector may be configured to
@@ -118,7 +118,7 @@ public final class CollectorArchive: Sendable {
 
   /// Changes the counts that are not the journal's (requests, rejections, faults).
   func update(_ change: (inout CollectorStats) -> Void) {
-    state.withLock { change(&$0.stats) }
+    state.withLockWakingWaiters { change(&$0.stats) }
   }
 
   /// Stores one decoded request under `key` (or without one), as the type's documentation
@@ -144,7 +144,7 @@ public final class CollectorArchive: Sendable {
       bodyIsGzip: bodyIsGzip)
     guard let key, !key.isEmpty else {
       try journal.append(CollectorEntry.batch(batch).encoded())
-      state.withLock { Self.count(batch, in: &$0.stats) }
+      state.withLockWakingWaiters { Self.count(batch, in: &$0.stats) }
       return .stored(Self.answer(for: batch))
     }
     // Claim the key, waiting while another request with it is being stored.
@@ -160,23 +160,23 @@ public final class CollectorArchive: Sendable {
         // Recorded like a replay, so the count survives a restart; losing the marker loses
         // only a count.
         _ = try? journal.append(CollectorEntry.conflict(signal: signal, key: key).encoded())
-        state.withLock { $0.stats.keyConflicts += 1 }
+        state.withLockWakingWaiters { $0.stats.keyConflicts += 1 }
         return .conflict
       }
       // The replay is recorded so the count survives a restart; losing the marker loses
       // only a count, so a failure to write it does not fail the answer.
       _ = try? journal.append(CollectorEntry.duplicate(signal: signal, key: key).encoded())
-      state.withLock { Self.countDuplicate(of: earlier, in: &$0.stats) }
+      state.withLockWakingWaiters { Self.countDuplicate(of: earlier, in: &$0.stats) }
       return .replayed(earlier)
     }
     do {
       try journal.append(CollectorEntry.batch(batch).encoded())
     } catch {
-      state.withLock { _ = $0.inFlight.remove(key) }
+      state.withLockWakingWaiters { _ = $0.inFlight.remove(key) }
       throw error
     }
     let answer = Self.answer(for: batch)
-    state.withLock { state in
+    state.withLockWakingWaiters { state in
       state.index[key] = answer
       state.inFlight.remove(key)
       Self.count(batch, in: &state.stats)

@@ -1,4 +1,5 @@
 import StoicForwarding
+import StoicTestSupport
 import StoicTesting
 import Testing
 

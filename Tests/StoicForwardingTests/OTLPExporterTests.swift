@@ -1,5 +1,6 @@
 import StoicForwarding
 import StoicStore
+import StoicTestSupport
 import Synchronization
 import Testing
 

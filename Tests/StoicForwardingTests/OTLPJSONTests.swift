@@ -1,3 +1,4 @@
+import StoicTestSupport
 import StoicTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import StoicForwarding
+import StoicTestSupport
 import Testing
 
 /// OpenTelemetry's environment variables, against the examples of the specification's

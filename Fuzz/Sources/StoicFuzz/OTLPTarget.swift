@@ -1,3 +1,4 @@
+@testable import StoicCollector
 @testable import StoicForwarding
 
 /// The OTLP decoders the collector uses on request bodies, protobuf and JSON, for both

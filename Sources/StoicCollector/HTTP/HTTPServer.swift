@@ -1,4 +1,5 @@
 internal import StoicForwarding
+internal import StoicStore
 
 /// Accepts connections on a listening socket and serves each on a thread of its own, up to
 /// ``CollectorLimits/maxConnections`` at once (one more is answered 503 and closed).
@@ -15,7 +16,7 @@ final class HTTPServer: Sendable {
 
   private let listener: Int32
   private let service: CollectorService
-  private let state = ConditionLock(State())
+  private let state = SleepingLock(State())
 
   init(listener: Int32, service: CollectorService) {
     self.listener = listener
@@ -29,9 +30,9 @@ final class HTTPServer: Sendable {
   ///
   /// - Throws: ``CollectorError/invalidOption(_:)`` if no thread could be started.
   func start() throws(CollectorError) {
-    state.withLock { $0.acceptRunning = true }
+    state.withLockWakingWaiters { $0.acceptRunning = true }
     guard PosixThread.detach({ [self] in acceptLoop() }) else {
-      state.withLock { $0.acceptRunning = false }
+      state.withLockWakingWaiters { $0.acceptRunning = false }
       throw .invalidOption("could not start the accept thread")
     }
   }
@@ -39,7 +40,7 @@ final class HTTPServer: Sendable {
   private func acceptLoop() {
     defer {
       PosixSocket.close(listener)
-      state.withLock { $0.acceptRunning = false }
+      state.withLockWakingWaiters { $0.acceptRunning = false }
     }
     let maxConnections = service.options.limits.maxConnections
     while !isStopping {
@@ -48,7 +49,7 @@ final class HTTPServer: Sendable {
       else { continue }
       PosixSocket.configure(connection, writeTimeout: service.options.limits.writeTimeout)
       service.archive.update { $0.connections += 1 }
-      let admitted = state.withLock { state -> Bool in
+      let admitted = state.withLockWakingWaiters { state -> Bool in
         guard !state.stopping, state.connections.count < maxConnections else { return false }
         state.connections.insert(connection)
         return true
@@ -65,11 +66,11 @@ final class HTTPServer: Sendable {
         HTTPConnection(
           descriptor: connection, service: service, isStopping: { [self] in isStopping }
         ).run()
-        state.withLock { _ = $0.connections.remove(connection) }
+        state.withLockWakingWaiters { _ = $0.connections.remove(connection) }
         PosixSocket.close(connection)
       }
       if !started {
-        state.withLock { _ = $0.connections.remove(connection) }
+        state.withLockWakingWaiters { _ = $0.connections.remove(connection) }
         PosixSocket.close(connection)
       }
     }
@@ -78,12 +79,12 @@ final class HTTPServer: Sendable {
   /// Stops accepting, lets requests in progress finish (up to `grace`), then shuts down the
   /// connections left and waits for their threads. Blocks.
   func stop(grace: Duration = .seconds(5)) {
-    state.withLock { $0.stopping = true }
+    state.withLockWakingWaiters { $0.stopping = true }
     let idle = { (state: inout State) -> Bool? in
       !state.acceptRunning && state.connections.isEmpty ? true : nil
     }
     if state.wait(timeout: grace, idle) == nil {
-      state.withLock { state in
+      state.withLockWakingWaiters { state in
         for connection in state.connections { PosixSocket.shutdownBoth(connection) }
       }
       _ = state.wait(timeout: .seconds(10), idle)

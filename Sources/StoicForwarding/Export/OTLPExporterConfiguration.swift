@@ -194,7 +194,7 @@ public struct OTLPExporterConfiguration: Sendable {
   }
 
   /// The value of a hex digit, or `nil`.
-  static func hexValue(_ byte: UInt8) -> UInt8? {
+  package static func hexValue(_ byte: UInt8) -> UInt8? {
     switch byte {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
     case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

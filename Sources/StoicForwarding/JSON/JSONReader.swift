@@ -494,7 +494,7 @@ extension UnsafeBufferPointer<UInt8> {
   /// Whether these bytes are the UTF-8 of `name`: a JSON key compared without making a
   /// `String`, as the fast readers do.
   @inline(__always)
-  func isKey(_ name: StaticString) -> Bool {
+  package func isKey(_ name: StaticString) -> Bool {
     let count = name.utf8CodeUnitCount
     guard self.count == count else { return false }
     let expected = name.utf8Start

@@ -5,7 +5,7 @@
 /// `traceId`/`spanId` (hex), `null` meaning the field's default, unknown keys skipped.
 ///
 /// Writers omit fields that hold their default, as protobuf does, except oneof members.
-enum OTLPCommonJSON {
+package enum OTLPCommonJSON {
   // MARK: Writing
 
   /// Writes an `AnyValue` object (`{}` for ``OTLP/AnyValue/empty``).
@@ -130,7 +130,8 @@ enum OTLPCommonJSON {
   }
 
   /// Reads an `Export…ServiceResponse` object: its partial success, or `nil`.
-  static func readResponse(_ reader: inout JSONReader, rejectedKey: String) throws(ForwardingError)
+  package static func readResponse(_ reader: inout JSONReader, rejectedKey: String)
+    throws(ForwardingError)
     -> (count: Int64, message: String)?
   {
     var partial: (count: Int64, message: String)? = nil
@@ -156,7 +157,7 @@ enum OTLPCommonJSON {
   /// Reads the members of an object, calling `member` with each key whose value is not
   /// `null` (a `null` is the field's default: nothing to do). `member` reads the value, or
   /// returns `false` to have it skipped.
-  static func readObject(
+  package static func readObject(
     _ reader: inout JSONReader,
     _ member: (String, inout JSONReader) throws(ForwardingError) -> Bool
   ) throws(ForwardingError) {
@@ -168,7 +169,7 @@ enum OTLPCommonJSON {
   }
 
   /// Reads an array, calling `element` for each element.
-  static func readArray(
+  package static func readArray(
     _ reader: inout JSONReader, _ element: (inout JSONReader) throws(ForwardingError) -> Void
   ) throws(ForwardingError) {
     try reader.beginArray()
@@ -176,7 +177,9 @@ enum OTLPCommonJSON {
   }
 
   /// Reads an `AnyValue` object.
-  static func readAnyValue(_ reader: inout JSONReader) throws(ForwardingError) -> OTLP.AnyValue {
+  package static func readAnyValue(_ reader: inout JSONReader) throws(ForwardingError)
+    -> OTLP.AnyValue
+  {
     var value = OTLP.AnyValue.empty
     try readObject(&reader) { (key, reader) throws(ForwardingError) in
       switch key {
@@ -211,7 +214,7 @@ enum OTLPCommonJSON {
   }
 
   /// Reads an array of `KeyValue` objects.
-  static func readAttributes(_ reader: inout JSONReader) throws(ForwardingError)
+  package static func readAttributes(_ reader: inout JSONReader) throws(ForwardingError)
     -> [OTLP.KeyValue]
   {
     var attributes: [OTLP.KeyValue] = []
@@ -231,7 +234,7 @@ enum OTLPCommonJSON {
   }
 
   /// Reads an `InstrumentationScope` object.
-  static func readScope(_ reader: inout JSONReader) throws(ForwardingError)
+  package static func readScope(_ reader: inout JSONReader) throws(ForwardingError)
     -> OTLP.InstrumentationScope
   {
     var scope = OTLP.InstrumentationScope()
@@ -249,7 +252,9 @@ enum OTLPCommonJSON {
   }
 
   /// Reads a `Resource` object.
-  static func readResource(_ reader: inout JSONReader) throws(ForwardingError) -> OTLP.Resource {
+  package static func readResource(_ reader: inout JSONReader) throws(ForwardingError)
+    -> OTLP.Resource
+  {
     var resource = OTLP.Resource()
     try readObject(&reader) { (key, reader) throws(ForwardingError) in
       switch key {
@@ -277,7 +282,7 @@ enum OTLPCommonJSON {
   }
 
   /// An unsigned 64-bit integer (a decimal string or a number).
-  static func readUInt64(_ reader: inout JSONReader) throws(ForwardingError) -> UInt64 {
+  package static func readUInt64(_ reader: inout JSONReader) throws(ForwardingError) -> UInt64 {
     let (text, offset) = try integerText(&reader)
     guard let value = UInt64(text), text.first != "+" else {
       throw ForwardingError(.malformed, "expected an unsigned 64-bit integer", offset: offset)
@@ -286,7 +291,7 @@ enum OTLPCommonJSON {
   }
 
   /// A signed 64-bit integer (a decimal string or a number).
-  static func readInt64(_ reader: inout JSONReader) throws(ForwardingError) -> Int64 {
+  package static func readInt64(_ reader: inout JSONReader) throws(ForwardingError) -> Int64 {
     let (text, offset) = try integerText(&reader)
     guard let value = Int64(text), text.first != "+" else {
       throw ForwardingError(.malformed, "expected a signed 64-bit integer", offset: offset)
@@ -295,7 +300,7 @@ enum OTLPCommonJSON {
   }
 
   /// An unsigned 32-bit integer.
-  static func readUInt32(_ reader: inout JSONReader) throws(ForwardingError) -> UInt32 {
+  package static func readUInt32(_ reader: inout JSONReader) throws(ForwardingError) -> UInt32 {
     let (text, offset) = try integerText(&reader)
     guard let value = UInt32(text), text.first != "+" else {
       throw ForwardingError(.malformed, "expected an unsigned 32-bit integer", offset: offset)
@@ -304,7 +309,7 @@ enum OTLPCommonJSON {
   }
 
   /// A signed 32-bit integer (enums are written as integers in OTLP JSON).
-  static func readInt32(_ reader: inout JSONReader) throws(ForwardingError) -> Int32 {
+  package static func readInt32(_ reader: inout JSONReader) throws(ForwardingError) -> Int32 {
     let (text, offset) = try integerText(&reader)
     guard let value = Int32(text), text.first != "+" else {
       throw ForwardingError(.malformed, "expected a 32-bit integer", offset: offset)
@@ -313,7 +318,7 @@ enum OTLPCommonJSON {
   }
 
   /// A double: a number, a number in a string, or `"NaN"`, `"Infinity"`, `"-Infinity"`.
-  static func readDouble(_ reader: inout JSONReader) throws(ForwardingError) -> Double {
+  package static func readDouble(_ reader: inout JSONReader) throws(ForwardingError) -> Double {
     let offset = reader.position
     let text: String
     switch try reader.nextKind() {
@@ -340,7 +345,7 @@ enum OTLPCommonJSON {
   }
 
   /// `bytes` in hex (OTLP's `traceId` and `spanId`), either case.
-  static func readHex(_ reader: inout JSONReader) throws(ForwardingError) -> [UInt8] {
+  package static func readHex(_ reader: inout JSONReader) throws(ForwardingError) -> [UInt8] {
     let offset = reader.position
     let text = try reader.readString()
     var bytes: [UInt8] = []
@@ -368,7 +373,7 @@ enum OTLPCommonJSON {
   }
 
   /// `bytes` in base64.
-  static func readBase64(_ reader: inout JSONReader) throws(ForwardingError) -> [UInt8] {
+  package static func readBase64(_ reader: inout JSONReader) throws(ForwardingError) -> [UInt8] {
     let offset = reader.position
     guard let bytes = Base64.decode(try reader.readString()) else {
       throw ForwardingError(.malformed, "expected base64", offset: offset)

@@ -3,8 +3,8 @@
 ///
 /// The one table every writer and reader of a log record names its fields from: the model's
 /// codecs (`OTLPLogsProtobuf`, `OTLPLogsJSON`), the fast writers from the spool's bytes
-/// (``LogRecordMapping``), and the receiving side's fast readers (`OTLPLogsJSONTranscoder`,
-/// `OTLPLogsProtobufSummary`). Each reader finds a field here (``init(number:wireType:)``,
+/// (``LogRecordMapping``), and the example collector's fast readers (`OTLPLogsJSONTranscoder`,
+/// `OTLPLogsProtobufSummary`, in `StoicCollector`). Each reader finds a field here (``init(number:wireType:)``,
 /// ``init(jsonKey:)``) and switches over all of them, so a field added to the table is a
 /// compile error in every reader until it reads it; a test holds every writer to the table.
 ///
@@ -22,7 +22,7 @@
 /// | `observed_time_unix_nano` | 11 | fixed64 | `observedTimeUnixNano` |
 ///
 /// Field 4 is reserved by the `.proto`; `event_name` (12, development) is not read or written.
-enum OTLPLogRecordField: Int, CaseIterable, Sendable {
+package enum OTLPLogRecordField: Int, CaseIterable, Sendable {
   case timeUnixNano = 1
   case severityNumber = 2
   case severityText = 3
@@ -36,10 +36,10 @@ enum OTLPLogRecordField: Int, CaseIterable, Sendable {
 
   /// The field number.
   @inline(__always)
-  var number: Int { rawValue }
+  package var number: Int { rawValue }
 
   /// The wire type the field is written with, and the only one it is read with.
-  var wireType: ProtobufWireType {
+  package var wireType: ProtobufWireType {
     switch self {
     case .timeUnixNano, .observedTimeUnixNano: .fixed64
     case .severityNumber, .droppedAttributesCount: .varint
@@ -49,7 +49,7 @@ enum OTLPLogRecordField: Int, CaseIterable, Sendable {
   }
 
   /// The key in proto3's JSON mapping (lower camel case).
-  var jsonKey: StaticString {
+  package var jsonKey: StaticString {
     switch self {
     case .timeUnixNano: "timeUnixNano"
     case .severityNumber: "severityNumber"
@@ -67,13 +67,13 @@ enum OTLPLogRecordField: Int, CaseIterable, Sendable {
   /// The field a protobuf reader met, or nil for one it skips: an unknown number, or a known
   /// one with another wire type.
   @inline(__always)
-  init?(number: Int, wireType: ProtobufWireType) {
+  package init?(number: Int, wireType: ProtobufWireType) {
     guard let field = Self(rawValue: number), field.wireType == wireType else { return nil }
     self = field
   }
 
   /// The field of a JSON key, or nil for one a reader skips.
-  init?(jsonKey key: UnsafeBufferPointer<UInt8>) {
+  package init?(jsonKey key: UnsafeBufferPointer<UInt8>) {
     // By length first: no two keys of the same length but the 12-byte pair.
     let candidate: Self? =
       switch key.count {
@@ -93,7 +93,7 @@ enum OTLPLogRecordField: Int, CaseIterable, Sendable {
   }
 
   /// The field of a JSON key, or nil for one a reader skips.
-  init?(jsonKey key: String) {
+  package init?(jsonKey key: String) {
     var key = key
     guard let field = key.withUTF8({ Self(jsonKey: $0) }) else { return nil }
     self = field

@@ -2,9 +2,9 @@
 /// field numbers of that file. Fields are written in field-number order, as protoc's encoders
 /// write them. The request's nesting (`ExportLogsServiceRequest`, `ResourceLogs`, `ScopeLogs`)
 /// and the response are every signal's, in ``OTLPCommonProtobuf``.
-enum OTLPLogsProtobuf {
+package enum OTLPLogsProtobuf {
   /// `LogRecord`'s fields (the one table of them).
-  typealias Field = OTLPLogRecordField
+  package typealias Field = OTLPLogRecordField
 
   // MARK: Writing
 

@@ -6,53 +6,53 @@
 /// Writers append a message's fields (the enclosing ``ProtobufWriter/message(_:_:)`` frames
 /// them); readers merge the fields of one message into a value, as protobuf merges a singular
 /// message field that occurs twice.
-enum OTLPCommonProtobuf {
+package enum OTLPCommonProtobuf {
   /// `AnyValue`: a oneof.
-  enum AnyValueField {
-    static let stringValue = 1
-    static let boolValue = 2
-    static let intValue = 3
-    static let doubleValue = 4
-    static let arrayValue = 5
-    static let kvlistValue = 6
-    static let bytesValue = 7
+  package enum AnyValueField {
+    package static let stringValue = 1
+    package static let boolValue = 2
+    package static let intValue = 3
+    package static let doubleValue = 4
+    package static let arrayValue = 5
+    package static let kvlistValue = 6
+    package static let bytesValue = 7
   }
 
   /// `ArrayValue`.
-  enum ArrayValueField {
-    static let values = 1
+  package enum ArrayValueField {
+    package static let values = 1
   }
 
   /// `KeyValueList`.
-  enum KeyValueListField {
-    static let values = 1
+  package enum KeyValueListField {
+    package static let values = 1
   }
 
   /// `KeyValue`.
-  enum KeyValueField {
-    static let key = 1
-    static let value = 2
+  package enum KeyValueField {
+    package static let key = 1
+    package static let value = 2
   }
 
   /// `InstrumentationScope`.
-  enum InstrumentationScopeField {
-    static let name = 1
-    static let version = 2
-    static let attributes = 3
-    static let droppedAttributesCount = 4
+  package enum InstrumentationScopeField {
+    package static let name = 1
+    package static let version = 2
+    package static let attributes = 3
+    package static let droppedAttributesCount = 4
   }
 
   /// `Resource`.
-  enum ResourceField {
-    static let attributes = 1
-    static let droppedAttributesCount = 2
+  package enum ResourceField {
+    package static let attributes = 1
+    package static let droppedAttributesCount = 2
   }
 
   // MARK: Writing
 
   /// Writes the fields of an `AnyValue` (nothing for ``OTLP/AnyValue/empty``). A oneof member
   /// is written even when it holds its default.
-  static func write(_ value: OTLP.AnyValue, to writer: inout ProtobufWriter) {
+  package static func write(_ value: OTLP.AnyValue, to writer: inout ProtobufWriter) {
     switch value {
     case .empty:
       break
@@ -82,7 +82,7 @@ enum OTLPCommonProtobuf {
   }
 
   /// Writes `attributes` as repeated `KeyValue` field `field`.
-  static func writeAttributes(
+  package static func writeAttributes(
     _ field: Int, _ attributes: [OTLP.KeyValue], to writer: inout ProtobufWriter
   ) {
     attributes.withUnsafeBufferPointer { pairs in
@@ -101,7 +101,7 @@ enum OTLPCommonProtobuf {
   }
 
   /// Writes the fields of an `InstrumentationScope`.
-  static func write(_ scope: OTLP.InstrumentationScope, to writer: inout ProtobufWriter) {
+  package static func write(_ scope: OTLP.InstrumentationScope, to writer: inout ProtobufWriter) {
     writer.string(InstrumentationScopeField.name, scope.name)
     writer.string(InstrumentationScopeField.version, scope.version)
     writeAttributes(InstrumentationScopeField.attributes, scope.attributes, to: &writer)
@@ -110,7 +110,7 @@ enum OTLPCommonProtobuf {
   }
 
   /// Writes the fields of a `Resource`.
-  static func write(_ resource: OTLP.Resource, to writer: inout ProtobufWriter) {
+  package static func write(_ resource: OTLP.Resource, to writer: inout ProtobufWriter) {
     writeAttributes(ResourceField.attributes, resource.attributes, to: &writer)
     writer.uint64(ResourceField.droppedAttributesCount, UInt64(resource.droppedAttributesCount))
   }
@@ -119,7 +119,7 @@ enum OTLPCommonProtobuf {
 
   /// Merges the fields of an `AnyValue` into `value`: a later member of the oneof replaces an
   /// earlier one, and a second array or kvlist extends the first.
-  static func merge(_ value: inout OTLP.AnyValue, from reader: inout ProtobufReader)
+  package static func merge(_ value: inout OTLP.AnyValue, from reader: inout ProtobufReader)
     throws(ForwardingError)
   {
     while let (number, wireType) = try reader.nextField() {
@@ -174,7 +174,7 @@ enum OTLPCommonProtobuf {
   }
 
   /// Reads one length-delimited `KeyValue` (the tag was just read).
-  static func readKeyValue(_ reader: inout ProtobufReader) throws(ForwardingError)
+  package static func readKeyValue(_ reader: inout ProtobufReader) throws(ForwardingError)
     -> OTLP.KeyValue
   {
     var pair = OTLP.KeyValue("", .empty)
@@ -194,7 +194,9 @@ enum OTLPCommonProtobuf {
   }
 
   /// Merges the fields of an `InstrumentationScope` (the tag was just read) into `scope`.
-  static func merge(_ scope: inout OTLP.InstrumentationScope?, from reader: inout ProtobufReader)
+  package static func merge(
+    _ scope: inout OTLP.InstrumentationScope?, from reader: inout ProtobufReader
+  )
     throws(ForwardingError)
   {
     var value = scope ?? OTLP.InstrumentationScope()
@@ -217,7 +219,7 @@ enum OTLPCommonProtobuf {
   }
 
   /// Merges the fields of a `Resource` (the tag was just read) into `resource`.
-  static func merge(_ resource: inout OTLP.Resource?, from reader: inout ProtobufReader)
+  package static func merge(_ resource: inout OTLP.Resource?, from reader: inout ProtobufReader)
     throws(ForwardingError)
   {
     var value = resource ?? OTLP.Resource()
@@ -238,18 +240,18 @@ enum OTLPCommonProtobuf {
   // MARK: Export responses
 
   /// `Export…ServiceResponse`: the same numbers in every signal.
-  enum ResponseField {
-    static let partialSuccess = 1  // Export…PartialSuccess
+  package enum ResponseField {
+    package static let partialSuccess = 1  // Export…PartialSuccess
   }
 
   /// `Export…PartialSuccess`: the same numbers in every signal.
-  enum PartialSuccessField {
-    static let rejectedCount = 1  // int64 (rejected_log_records, rejected_data_points, …)
-    static let errorMessage = 2
+  package enum PartialSuccessField {
+    package static let rejectedCount = 1  // int64 (rejected_log_records, rejected_data_points, …)
+    package static let errorMessage = 2
   }
 
   /// Writes an `Export…ServiceResponse`: its partial success, or nothing for a full success.
-  static func writeResponse(
+  package static func writeResponse(
     _ partial: (count: Int64, message: String)?, to writer: inout ProtobufWriter
   ) {
     guard let partial else { return }
@@ -260,7 +262,7 @@ enum OTLPCommonProtobuf {
   }
 
   /// Reads an `Export…ServiceResponse`: its partial success (merged, if sent twice), or `nil`.
-  static func readResponse(_ reader: inout ProtobufReader) throws(ForwardingError)
+  package static func readResponse(_ reader: inout ProtobufReader) throws(ForwardingError)
     -> (count: Int64, message: String)?
   {
     var partial: (count: Int64, message: String)? = nil
@@ -288,22 +290,22 @@ enum OTLPCommonProtobuf {
   // MARK: Resource → Scope → item
 
   /// `Export…ServiceRequest`: the same number in every signal.
-  enum RequestField {
-    static let resourceGroups = 1  // repeated Resource… (resource_logs, resource_metrics)
+  package enum RequestField {
+    package static let resourceGroups = 1  // repeated Resource… (resource_logs, resource_metrics)
   }
 
   /// `Resource…` (`ResourceLogs`, `ResourceMetrics`): the same numbers in every signal.
-  enum ResourceGroupField {
-    static let resource = 1
-    static let scopeGroups = 2  // repeated Scope… (scope_logs, scope_metrics)
-    static let schemaUrl = 3
+  package enum ResourceGroupField {
+    package static let resource = 1
+    package static let scopeGroups = 2  // repeated Scope… (scope_logs, scope_metrics)
+    package static let schemaUrl = 3
   }
 
   /// `Scope…` (`ScopeLogs`, `ScopeMetrics`): the same numbers in every signal.
-  enum ScopeGroupField {
-    static let scope = 1
-    static let items = 2  // repeated item (log_records, metrics)
-    static let schemaUrl = 3
+  package enum ScopeGroupField {
+    package static let scope = 1
+    package static let items = 2  // repeated item (log_records, metrics)
+    package static let schemaUrl = 3
   }
 
   /// Writes an `Export…ServiceRequest` of `groups`, each item by `item` (its fields: the
@@ -347,7 +349,7 @@ enum OTLPCommonProtobuf {
   /// Writes a request of one `Resource…` with one `Scope…`, whose items `items` writes (each
   /// as a whole field: ``ScopeGroupField/items``, its length, its fields): the same bytes as
   /// ``writeRequest(_:to:item:)`` writes for the request holding those items.
-  static func writeRequest(
+  package static func writeRequest(
     resource: OTLP.Resource, scope: OTLP.InstrumentationScope,
     to writer: inout ProtobufWriter, items: (inout ProtobufWriter) -> Void
   ) {

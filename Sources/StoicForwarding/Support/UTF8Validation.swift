@@ -4,15 +4,15 @@
 /// The standard library's `String(validating:as:)` does the same, but through generic code
 /// that looks up type metadata on every call; on a log record with a dozen strings that was
 /// the decoder's largest cost.
-enum UTF8Validation {
+package enum UTF8Validation {
   /// The string `bytes` hold, or `nil` if they are not valid UTF-8.
-  static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+  package static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
     guard isValid(bytes) else { return nil }
     return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Whether `bytes` are valid UTF-8.
-  static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var index = 0
     let count = bytes.count
     while index < count {

@@ -1,11 +1,11 @@
-import StoicForwarding
-import StoicTesting
+package import StoicForwarding
+package import StoicTesting
 
 /// Requests for the tests: a fixed one with every kind of value, and random ones from a seed.
-enum OTLPSamples {
+package enum OTLPSamples {
   /// A logs request with every kind of AnyValue (nested kvlist and array included), a trace
   /// and span id, and two resources.
-  static var logsRequest: OTLP.ExportLogsServiceRequest {
+  package static var logsRequest: OTLP.ExportLogsServiceRequest {
     let nested = OTLP.AnyValue.kvlist([
       OTLP.KeyValue(
         "inner", .array([.int(-1), .string("x"), .kvlist([OTLP.KeyValue("deep", .bool(false))])])),
@@ -57,7 +57,7 @@ enum OTLPSamples {
 
   /// A metrics request with a monotonic cumulative sum (int and double points), a gauge and a
   /// histogram with explicit bounds, sum, min and max.
-  static var metricsRequest: OTLP.ExportMetricsServiceRequest {
+  package static var metricsRequest: OTLP.ExportMetricsServiceRequest {
     let start: UInt64 = 1_700_000_000_000_000_000
     let now: UInt64 = 1_700_000_060_000_000_000
     let counter = OTLP.Metric(
@@ -110,7 +110,7 @@ enum OTLPSamples {
   // MARK: Random requests
 
   /// A random logs request (finite doubles only, so `==` compares it).
-  static func randomLogs(_ random: inout SplitMix64) -> OTLP.ExportLogsServiceRequest {
+  package static func randomLogs(_ random: inout SplitMix64) -> OTLP.ExportLogsServiceRequest {
     OTLP.ExportLogsServiceRequest(
       resourceLogs: (0..<Int.random(in: 0...2, using: &random)).map { _ in
         OTLP.ResourceLogs(
@@ -126,7 +126,8 @@ enum OTLPSamples {
   }
 
   /// A random metrics request (finite doubles only).
-  static func randomMetrics(_ random: inout SplitMix64) -> OTLP.ExportMetricsServiceRequest {
+  package static func randomMetrics(_ random: inout SplitMix64) -> OTLP.ExportMetricsServiceRequest
+  {
     OTLP.ExportMetricsServiceRequest(
       resourceMetrics: (0..<Int.random(in: 0...2, using: &random)).map { _ in
         OTLP.ResourceMetrics(
@@ -141,20 +142,20 @@ enum OTLPSamples {
       })
   }
 
-  static func randomResource(_ random: inout SplitMix64) -> OTLP.Resource {
+  package static func randomResource(_ random: inout SplitMix64) -> OTLP.Resource {
     OTLP.Resource(
       attributes: randomAttributes(&random, depth: 1),
       droppedAttributesCount: UInt32.random(in: 0...3, using: &random))
   }
 
-  static func randomScope(_ random: inout SplitMix64) -> OTLP.InstrumentationScope {
+  package static func randomScope(_ random: inout SplitMix64) -> OTLP.InstrumentationScope {
     OTLP.InstrumentationScope(
       name: randomString(&random, maxLength: 8), version: randomString(&random, maxLength: 3),
       attributes: randomAttributes(&random, depth: 1),
       droppedAttributesCount: UInt32.random(in: 0...1, using: &random))
   }
 
-  static func randomRecord(_ random: inout SplitMix64) -> OTLP.LogRecord {
+  package static func randomRecord(_ random: inout SplitMix64) -> OTLP.LogRecord {
     OTLP.LogRecord(
       timeUnixNano: randomUInt64(&random), observedTimeUnixNano: randomUInt64(&random),
       severityNumber: OTLP.SeverityNumber(rawValue: Int32.random(in: -2...24, using: &random)),
@@ -166,7 +167,7 @@ enum OTLPSamples {
       traceId: randomBytes(&random, maxLength: 16), spanId: randomBytes(&random, maxLength: 8))
   }
 
-  static func randomMetric(_ random: inout SplitMix64) -> OTLP.Metric {
+  package static func randomMetric(_ random: inout SplitMix64) -> OTLP.Metric {
     let data: OTLP.Metric.Data?
     switch Int.random(in: 0...3, using: &random) {
     case 0:
@@ -205,7 +206,7 @@ enum OTLPSamples {
       unit: randomString(&random, maxLength: 2), data: data)
   }
 
-  static func randomNumberPoints(_ random: inout SplitMix64) -> [OTLP.NumberDataPoint] {
+  package static func randomNumberPoints(_ random: inout SplitMix64) -> [OTLP.NumberDataPoint] {
     (0..<Int.random(in: 0...3, using: &random)).map { _ in
       let value: OTLP.NumberDataPoint.Value? =
         switch Int.random(in: 0...2, using: &random) {
@@ -220,13 +221,13 @@ enum OTLPSamples {
     }
   }
 
-  static func randomAttributes(_ random: inout SplitMix64, depth: Int) -> [OTLP.KeyValue] {
+  package static func randomAttributes(_ random: inout SplitMix64, depth: Int) -> [OTLP.KeyValue] {
     (0..<Int.random(in: 0...3, using: &random)).map { _ in
       OTLP.KeyValue(randomString(&random, maxLength: 8), randomValue(&random, depth: depth))
     }
   }
 
-  static func randomValue(_ random: inout SplitMix64, depth: Int) -> OTLP.AnyValue {
+  package static func randomValue(_ random: inout SplitMix64, depth: Int) -> OTLP.AnyValue {
     switch Int.random(in: 0...(depth > 0 ? 7 : 5), using: &random) {
     case 0: return .empty
     case 1: return .string(randomString(&random, maxLength: 20))
@@ -244,7 +245,7 @@ enum OTLPSamples {
   }
 
   /// Strings with what JSON must escape, multi-byte characters and emoji among ASCII.
-  static func randomString(_ random: inout SplitMix64, maxLength: Int) -> String {
+  package static func randomString(_ random: inout SplitMix64, maxLength: Int) -> String {
     let pieces: [String] = [
       "a", "b", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "\u{7F}", "é",
       "—", "€", "😀", "𝄞", "service.name", "seq", "\u{2028}",
@@ -254,14 +255,14 @@ enum OTLPSamples {
     }.joined()
   }
 
-  static func randomBytes(_ random: inout SplitMix64, maxLength: Int) -> [UInt8] {
+  package static func randomBytes(_ random: inout SplitMix64, maxLength: Int) -> [UInt8] {
     (0..<Int.random(in: 0...maxLength, using: &random)).map { _ in
       UInt8.random(in: 0...255, using: &random)
     }
   }
 
   /// Small, large, zero and boundary values.
-  static func randomUInt64(_ random: inout SplitMix64) -> UInt64 {
+  package static func randomUInt64(_ random: inout SplitMix64) -> UInt64 {
     switch Int.random(in: 0...4, using: &random) {
     case 0: 0
     case 1: UInt64.random(in: 0...300, using: &random)
@@ -271,7 +272,7 @@ enum OTLPSamples {
   }
 
   /// Finite doubles: zero of either sign, integers, fractions, extremes, subnormals.
-  static func randomDouble(_ random: inout SplitMix64) -> Double {
+  package static func randomDouble(_ random: inout SplitMix64) -> Double {
     let extremes: [Double] = [
       .greatestFiniteMagnitude, -.leastNonzeroMagnitude, .leastNormalMagnitude / 1024, 1e300,
     ]

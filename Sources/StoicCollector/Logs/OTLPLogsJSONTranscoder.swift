@@ -1,3 +1,5 @@
+internal import StoicForwarding
+
 /// An OTLP/JSON `ExportLogsServiceRequest` turned straight into its binary protobuf, walking
 /// the JSON once and writing the protobuf as it goes, without building the request: for a
 /// receiver that stores JSON requests as protobuf and only needs to know how many log records
@@ -19,20 +21,20 @@
 ///
 /// Resources and scopes, a few per request, are decoded in full (the caller needs the
 /// resources) and written with the model's encoder.
-package enum OTLPLogsJSONTranscoder {
+enum OTLPLogsJSONTranscoder {
   /// A request transcoded.
-  package struct Transcoded {
+  struct Transcoded {
     /// The request as binary protobuf.
-    package var protobuf: [UInt8]
+    var protobuf: [UInt8]
     /// Each `ResourceLogs` in order, with its resource and record count.
-    package var resources: [OTLPLogsProtobufSummary.ResourceCount]
+    var resources: [OTLPLogsProtobufSummary.ResourceCount]
   }
 
   /// Transcodes `json`.
   ///
   /// - Returns: The protobuf and the resources, or `nil` when the JSON is not a request in the
   ///   shape encoders write or not a request at all: decode it with the model then.
-  package static func transcode(_ json: [UInt8]) -> Transcoded? {
+  static func transcode(_ json: [UInt8]) -> Transcoded? {
     var reader = JSONReader(json)
     var writer = ProtobufWriter(capacity: json.count / 2 + 64)
     var resources: [OTLPLogsProtobufSummary.ResourceCount] = []

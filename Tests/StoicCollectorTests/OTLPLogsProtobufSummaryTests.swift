@@ -1,6 +1,8 @@
+import StoicTestSupport
 import StoicTesting
 import Testing
 
+@testable import StoicCollector
 @testable import StoicForwarding
 
 /// The collector's check-and-count walk over a protobuf logs request agrees with the decoder:

@@ -1,3 +1,5 @@
+internal import StoicForwarding
+
 /// A binary protobuf `ExportLogsServiceRequest` checked and counted without being built: for a
 /// receiver that stores a request as it came and only needs to know that it is one, how many
 /// log records it holds, and for which resources.
@@ -8,20 +10,20 @@
 /// `String`, an array or an `AnyValue`, the walk only checks the bytes (UTF-8 for strings).
 /// Resources and scopes, a few per request, are decoded in full. The fuzz target `otlp`
 /// checks on every input that the two agree.
-package enum OTLPLogsProtobufSummary {
+enum OTLPLogsProtobufSummary {
   /// One `ResourceLogs` of a request.
-  package struct ResourceCount: Equatable {
+  struct ResourceCount: Equatable {
     /// Its resource, decoded (merged as the decoder merges a repeated field).
-    package var resource: OTLP.Resource?
+    var resource: OTLP.Resource?
     /// Its log records, over all its scopes.
-    package var logRecords: Int
+    var logRecords: Int
   }
 
   /// Checks `bytes` as ``OTLPLogsProtobuf/read(_:)`` would decode them.
   ///
   /// - Returns: Each `ResourceLogs` in order, with its resource and record count.
   /// - Throws: The error the decoder throws for the same bytes.
-  package static func summarize(_ bytes: [UInt8]) throws(ForwardingError) -> [ResourceCount] {
+  static func summarize(_ bytes: [UInt8]) throws(ForwardingError) -> [ResourceCount] {
     var reader = ProtobufReader(bytes)
     var resources: [ResourceCount] = []
     while let (number, wireType) = try reader.nextField() {

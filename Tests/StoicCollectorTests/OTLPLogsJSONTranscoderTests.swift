@@ -1,6 +1,8 @@
+import StoicTestSupport
 import StoicTesting
 import Testing
 
+@testable import StoicCollector
 @testable import StoicForwarding
 
 /// The collector's JSON → protobuf walk over a logs request agrees with the model: whatever it
@@ -164,13 +166,13 @@ import Testing
         ? OTLPSamples.logsRequest.encoded(as: .json)
         : OTLPSamples.randomLogs(&random).encoded(as: .json)
       for _ in 0..<Int.random(in: 1...3, using: &random) {
-        DecoderRobustnessTests.mutate(&json, &random)
+        DecoderInputs.mutate(&json, &random)
       }
       if expectAgreement(json, "damaged body \(index)") { transcoded += 1 }
       if (try? OTLP.ExportLogsServiceRequest(json: json)) == nil { refused += 1 }
     }
     for index in 0..<1500 {
-      let json = Array(DecoderRobustnessTests.randomJSON(&random, depth: 6, object: true).utf8)
+      let json = Array(DecoderInputs.randomJSON(&random, depth: 6, object: true).utf8)
       if expectAgreement(json, "random JSON \(index)") { transcoded += 1 }
     }
     // The damage reached both sides: some bodies still transcode, many are refused.

@@ -98,7 +98,7 @@ public enum LogRecordMapping {
   }
 
   /// The OTLP record of a spooled record, as protobuf, written from its encoded fields
-  /// (``StoicTelemetry/LogRecordFormat/fields(of:metadata:)``) without building strings or an
+  /// (`LogRecordFormat.fields(of:metadata:)`) without building strings or an
   /// ``OTLP/LogRecord``: the same bytes as ``otlp(_:)`` encoded, field for field (a test holds
   /// the two to that).
   static func writeProtobuf(
@@ -143,7 +143,7 @@ public enum LogRecordMapping {
   }
 
   /// The OTLP record of a spooled record, as OTLP JSON, written from its encoded fields
-  /// (``StoicTelemetry/LogRecordFormat/fields(of:metadata:)``) without building strings or an
+  /// (`LogRecordFormat.fields(of:metadata:)`) without building strings or an
   /// ``OTLP/LogRecord``: the same bytes as ``otlp(_:)`` encoded as JSON, key for key (a test
   /// holds the two to that).
   static func writeJSON(

@@ -9,8 +9,9 @@ import Testing
 /// same bytes, the same equality, and the pairs go through redaction as a dictionary does.
 @Suite("Log record input")
 struct LogRecordInputTests {
-  /// Pairs that count their walks (the spool walks them twice: to size and to encode), and
-  /// that no dictionary is built from them on the log path.
+  /// Pairs that count their walks (the spool walks them once, encoding them on the stack, or
+  /// when they do not fit there three times: that try, then to size and to encode), and that no
+  /// dictionary is built from them on the log path.
   struct CountedPairs: LogMetadataPairs, @unchecked Sendable {
     let pairs: [(String, LogMetadataValue)]
     let walks = Counter()
@@ -72,18 +73,63 @@ struct LogRecordInputTests {
     #expect(decoded.input == fromDictionary)
   }
 
-  @Test("the spool logs pairs where they are (two walks, no dictionary) and reads them back")
+  @Test("the spool logs pairs where they are (one walk, no dictionary) and reads them back")
   func spoolLogsPairs() throws {
     let disk = SimulatedFileSystem()
     let spool = try SpoolTestSupport.open(disk)
     let pairs = CountedPairs(pairs: Self.pairs)
     #expect(spool.logs.log(Self.input(pairs: pairs)) != nil)
-    #expect(pairs.walks.count == 2)
+    #expect(pairs.walks.count == 1)
     try spool.close()
     let reopened = try SpoolTestSupport.open(disk)
     defer { try? reopened.close() }
     let record = try #require(try SpoolTestSupport.records(reopened).first { $0.label == "l" })
     #expect(record.input == Self.input(dictionary: Self.dictionary))
+  }
+
+  @Test(
+    "metadata around the stack scratch's size is stored as the format encodes it, whichever way",
+    arguments: [1000, 1010, 1015, 1016, 1017, 1018, 1030, 4000])
+  func metadataAroundTheScratchSize(valueBytes: Int) throws {
+    // One pair of a key of 3 bytes and a value of `valueBytes`: the map's encoding is 1 (count)
+    // + 1 + 3 (key) + 1 (kind) + the value's varint length (2) + `valueBytes`, so 1016 bytes of
+    // value make it 1024, the scratch's size, the first that does not fit.
+    let pairs = CountedPairs(pairs: [("big", .string(String(repeating: "v", count: valueBytes)))])
+    let input = Self.input(pairs: pairs)
+    let disk = SimulatedFileSystem()
+    let spool = try SpoolTestSupport.open(disk)
+    let sequence = try #require(spool.logs.log(input))
+    let mapSize = 8 + valueBytes
+    #expect(pairs.walks.count == (mapSize < LogRecordFormat.metadataScratchSize ? 1 : 3))
+    try spool.close()
+    let reopened = try SpoolTestSupport.open(disk)
+    defer { try? reopened.close() }
+    let record = try #require(
+      try SpoolTestSupport.records(reopened).first { $0.sequence == sequence })
+    #expect(record.input == input)
+    // What the log path writes from the stack's copy is what the format writes from the pairs.
+    let size = LogRecordFormat.encodedSize(input)
+    var direct = [UInt8](repeating: 0, count: size)
+    direct.withUnsafeMutableBytes {
+      _ = LogRecordFormat.encode(input, timeNanoseconds: 9, into: $0)
+    }
+    let viaScratch = withUnsafeTemporaryAllocation(
+      byteCount: LogRecordFormat.metadataScratchSize, alignment: 1
+    ) { scratch -> [UInt8]? in
+      let encoded = LogRecordFormat.encodeMetadata(pairs, into: scratch)
+      #expect((encoded == nil) == (mapSize >= LogRecordFormat.metadataScratchSize))
+      guard let encoded else { return nil }
+      #expect(LogRecordFormat.encodedSize(input, encodedMetadataCount: encoded.count) == size)
+      var viaScratch = [UInt8](repeating: 0, count: size)
+      viaScratch.withUnsafeMutableBytes {
+        _ = LogRecordFormat.encode(input, encodedMetadata: encoded, timeNanoseconds: 9, into: $0)
+      }
+      return viaScratch
+    }
+    if let viaScratch {
+      #expect(viaScratch == direct)
+      #expect(try LogRecordFormat.decode(viaScratch, sequence: 1).input == input)
+    }
   }
 
   @Test("pairs go through redaction as a dictionary does")

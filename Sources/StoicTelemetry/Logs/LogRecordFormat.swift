@@ -122,18 +122,64 @@ public enum LogRecordFormat {
     _ record: borrowing LogRecordInput, metadata: some LogMetadataPairs,
     timeNanoseconds: Int64, into buffer: UnsafeMutableRawBufferPointer
   ) -> Int {
+    encode(record, timeNanoseconds: timeNanoseconds, into: buffer) { $0.pairs(metadata) }
+  }
+
+  /// Encodes `record` with its metadata already encoded (`encodedMetadata`, from
+  /// ``encodeMetadata(_:into:)``), as ``encode(_:metadata:timeNanoseconds:into:)`` (the buffer
+  /// exactly ``encodedSize(_:encodedMetadataCount:)`` bytes): the same bytes.
+  @discardableResult
+  static func encode(
+    _ record: borrowing LogRecordInput, encodedMetadata: UnsafeRawBufferPointer,
+    timeNanoseconds: Int64, into buffer: UnsafeMutableRawBufferPointer
+  ) -> Int {
+    encode(record, timeNanoseconds: timeNanoseconds, into: buffer) { $0.raw(encodedMetadata) }
+  }
+
+  /// The layout in order, the metadata written by `metadata`.
+  private static func encode(
+    _ record: borrowing LogRecordInput, timeNanoseconds: Int64,
+    into buffer: UnsafeMutableRawBufferPointer, metadata: (inout Writer) -> Void
+  ) -> Int {
     var writer = Writer(into: BoundedBytes(buffer))
     writer.u8(version)
     writer.u8(record.level.rawValue)
     writer.i64(timeNanoseconds)
     writer.varintText(record.label)
     writer.varintText(record.message)
-    writer.pairs(metadata)
+    metadata(&writer)
     writer.varintText(record.source)
     writer.varintText(record.file)
     writer.varintText(record.function)
     writer.varint(UInt64(record.line))
     return writer.offset
+  }
+
+  /// The most bytes of metadata the log path encodes ahead of its record, on the stack: 1 KiB
+  /// (what the standard library always allocates on the stack).
+  static let metadataScratchSize = 1024
+
+  /// Encodes `metadata` (the map of the layout: count, then each key and value) into
+  /// `scratch`, so that the log path walks it once rather than twice (sizing, then encoding:
+  /// each walk of a dictionary copies out every key and value). Returns the bytes written, or
+  /// `nil` when they did not all fit (`scratch` is then garbage; size and encode the metadata
+  /// where it is instead).
+  static func encodeMetadata(
+    _ metadata: some LogMetadataPairs, into scratch: UnsafeMutableRawBufferPointer
+  ) -> UnsafeRawBufferPointer? {
+    var writer = Writer(into: BoundedBytes(scratch))
+    writer.pairs(metadata)
+    // A bounded writer stops at the end: a store cut short leaves it exactly full.
+    guard writer.offset < scratch.count else { return nil }
+    return UnsafeRawBufferPointer(rebasing: scratch[0..<writer.offset])
+  }
+
+  /// The exact size of the encoding of `record` with metadata already encoded in
+  /// `encodedMetadataCount` bytes (``encodeMetadata(_:into:)``).
+  static func encodedSize(_ record: borrowing LogRecordInput, encodedMetadataCount: Int) -> Int {
+    headerSize + stringSize(record.label) + stringSize(record.message) + encodedMetadataCount
+      + stringSize(record.source) + stringSize(record.file) + stringSize(record.function)
+      + varintSize(UInt64(record.line))
   }
 
   static func varintSize(_ value: UInt64) -> Int {

@@ -2,8 +2,9 @@ import StoicStore
 import Synchronization
 
 extension RecordSpool where Format == LogRecordFormat {
-  /// Logs one record: the time is taken here, the record sized, then encoded in place into the
-  /// journal's mapped tail. The same as ``log(_:)`` with a ``LogRecordInput`` of these fields.
+  /// Logs one record: the time is taken here, its metadata encoded on the stack, the record
+  /// sized, then encoded in place into the journal's mapped tail. The same as ``log(_:)`` with
+  /// a ``LogRecordInput`` of these fields.
   ///
   /// When this returns a sequence the record is in the kernel (it survives a crash of the
   /// process); at or above ``LogSpoolOptions/durableLevel`` it is also durable (it survives a
@@ -77,14 +78,30 @@ extension RecordSpool where Format == LogRecordFormat {
 
   /// Sizes `record` with `metadata` (its own, as pairs or a dictionary), logged at `time`,
   /// decides whether it is durable, and appends it, encoded in place.
+  ///
+  /// The metadata is encoded first, on the stack, and copied into the record: one walk of it
+  /// where sizing it and then encoding it took two (each copying out every key and value of a
+  /// dictionary). Metadata of more than ``LogRecordFormat/metadataScratchSize`` bytes is sized
+  /// and encoded where it is.
   private func append(
     _ record: LogRecordInput, metadata: some LogMetadataPairs, time: Int64
   ) -> UInt64? {
-    let size = LogRecordFormat.encodedSize(record, metadata: metadata)
     var durable = false
     if let durableLevel, record.level >= durableLevel { durable = true }
-    return appendEncoded(size: size, durable: durable, time: time) { buffer in
-      LogRecordFormat.encode(record, metadata: metadata, timeNanoseconds: time, into: buffer)
+    return withUnsafeTemporaryAllocation(
+      byteCount: LogRecordFormat.metadataScratchSize, alignment: 1
+    ) { scratch -> UInt64? in
+      if let encoded = LogRecordFormat.encodeMetadata(metadata, into: scratch) {
+        let size = LogRecordFormat.encodedSize(record, encodedMetadataCount: encoded.count)
+        return appendEncoded(size: size, durable: durable, time: time) { buffer in
+          LogRecordFormat.encode(
+            record, encodedMetadata: encoded, timeNanoseconds: time, into: buffer)
+        }
+      }
+      let size = LogRecordFormat.encodedSize(record, metadata: metadata)
+      return appendEncoded(size: size, durable: durable, time: time) { buffer in
+        LogRecordFormat.encode(record, metadata: metadata, timeNanoseconds: time, into: buffer)
+      }
     }
   }
 }

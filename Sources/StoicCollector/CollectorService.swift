@@ -176,8 +176,20 @@ final class CollectorService: Sendable {
       } catch {
         return fail(400, "the gzip body does not decompress: \(error.message)")
       }
+    case "zstd":
+      // Stored decompressed: only a gzip body is kept as it came.
+      gzipped = false
+      do throws(StoreError) {
+        bytes = try Zstd.decompress(
+          body, maxOutputSize: options.limits.maxDecodedBodyBytes, overLimit: .quotaExceeded)
+      } catch  where error.code == .quotaExceeded {
+        return fail(
+          413, "the body expands to more than \(options.limits.maxDecodedBodyBytes) bytes")
+      } catch {
+        return fail(400, "the zstd body does not decompress: \(error.message)")
+      }
     default:
-      return fail(415, "Content-Encoding must be gzip or identity")
+      return fail(415, "Content-Encoding must be gzip, zstd or identity")
     }
     let key = head.header("Idempotency-Key")
     if let key {

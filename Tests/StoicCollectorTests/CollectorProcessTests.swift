@@ -18,14 +18,15 @@ struct CollectorProcessTests {
     return RawHTTP.post(path, body: request.encoded(as: .protobuf), headers: headers, close: close)
   }
 
-  @Test("serves both encodings, gzip or not, counts per producer, stops cleanly on SIGTERM")
+  @Test(
+    "serves both encodings, gzip, zstd or neither, counts per producer, stops cleanly on SIGTERM")
   func servesAndStops() async throws {
     let directory = try CollectorProcess.scratchDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let collector = try CollectorProcess(dataDirectory: directory)
     var sent = 0
     for encoding in OTLPEncoding.allCases {
-      for compression in [OTLPCompression.none, .gzip] {
+      for compression in [OTLPCompression.none, .gzip, .zstd] {
         let exporter = try OTLPExporter(
           configuration: OTLPExporterConfiguration(
             endpoint: collector.baseURL, encoding: encoding, compression: compression))
@@ -40,21 +41,21 @@ struct CollectorProcessTests {
       }
     }
     let stats = try collector.stats()
-    #expect(stats["batches"] as? Int == 8)
-    #expect(stats["logRecords"] as? Int == 40)
-    #expect(stats["dataPoints"] as? Int == 4)
+    #expect(stats["batches"] as? Int == 12)
+    #expect(stats["logRecords"] as? Int == 60)
+    #expect(stats["dataPoints"] as? Int == 6)
     #expect(stats["duplicatesSuppressed"] as? Int == 0)
     let producers = try #require(stats["producers"] as? [String: [String: Int]])
-    #expect(producers["a"]?["logRecords"] == 40)
-    #expect(producers["b"]?["dataPoints"] == 4)
+    #expect(producers["a"]?["logRecords"] == 60)
+    #expect(producers["b"]?["dataPoints"] == 6)
     #expect(collector.terminate() == 0)
-    #expect(collector.stdout.contains("stopped: batches=8 duplicates_suppressed=0"))
+    #expect(collector.stdout.contains("stopped: batches=12 duplicates_suppressed=0"))
     // The journal was closed: another process can open it, and it holds every record once.
     let archive = try CollectorArchive.open(directory: directory)
     defer { try? archive.close() }
     let seqs = try archive.logRecords().compactMap { CollectorSamples.seq(of: $0.record) }
-    #expect(seqs.sorted() == Array(0..<40))
-    #expect(try archive.metrics().count == 4)
+    #expect(seqs.sorted() == Array(0..<60))
+    #expect(try archive.metrics().count == 6)
   }
 
   @Test("bad input is answered, never a crash, and never echoed")
@@ -116,36 +117,38 @@ struct CollectorProcessTests {
     #expect(
       try status(RawHTTP.post("/v1/logs", body: garbage, headers: [("Content-Type", "text/plain")]))
         .status == 415)
-    #expect(
-      try status(
-        RawHTTP.post(
-          "/v1/logs", body: garbage,
-          headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")])
-      ).status == 400)
-    // Too large as sent, and too large once decompressed.
+    // Too large as sent.
     #expect(
       try status(
         RawHTTP.post(
           "/v1/logs", body: [UInt8](repeating: 0, count: 5000),
           headers: [("Content-Type", "application/x-protobuf")])
       ).status == 413)
-    let bomb = try Gzip.compress([UInt8](repeating: 0x20, count: 1 << 20), level: 9)
-    #expect(bomb.count <= 4096)
-    #expect(
-      try status(
-        RawHTTP.post(
-          "/v1/logs", body: bomb,
-          headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")])
-      ).status == 413)
+    // For each compression: a body that does not decompress, and one too large once it does.
+    let spaces = [UInt8](repeating: 0x20, count: 1 << 20)
+    let bombs = [
+      ("gzip", try Gzip.compress(spaces, level: 9)), ("zstd", try Zstd.compress(spaces, level: 19)),
+    ]
+    for (encoding, bomb) in bombs {
+      #expect(bomb.count <= 4096)
+      for (body, expected) in [(garbage, 400), (bomb, 413)] {
+        #expect(
+          try status(
+            RawHTTP.post(
+              "/v1/logs", body: body,
+              headers: [("Content-Type", "application/json"), ("Content-Encoding", encoding)])
+          ).status == expected, "\(encoding)")
+      }
+    }
     // Still alive, and nothing was stored.
     let stats = try collector.stats()
     #expect(stats["batches"] as? Int == 0)
     // Every refusal is counted, those of the parsing stage (400, 414, 431, 501, 505) too.
-    #expect(stats["rejectedRequests"] as? Int == 20, "\(stats)")
+    #expect(stats["rejectedRequests"] as? Int == 22, "\(stats)")
     let byStatus = try #require(stats["rejectedByStatus"] as? [String: Int], "\(stats)")
     #expect(
       byStatus == [
-        "400": 11, "404": 1, "405": 1, "413": 2, "414": 1, "415": 1, "431": 1, "501": 1,
+        "400": 12, "404": 1, "405": 1, "413": 3, "414": 1, "415": 1, "431": 1, "501": 1,
         "505": 1,
       ])
     #expect(collector.terminate() == 0)

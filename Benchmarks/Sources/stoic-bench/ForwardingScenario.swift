@@ -2,8 +2,8 @@ import Foundation
 import StoicForwarding
 
 /// End-to-end forwarding into the example collector on 127.0.0.1 (both in this process, on 2
-/// shared cores): records per second for protobuf and JSON, with and without gzip, and spans
-/// per second for protobuf with gzip; the disk
+/// shared cores): records per second for protobuf and JSON, with gzip, zstd or neither, and
+/// spans per second for protobuf with gzip; the disk
 /// bytes written per forwarded record against its spooled size; and the drain rate of a
 /// backlog in MB/s of spooled data (32 MiB by default, 1 GiB with `--large`). With each figure,
 /// the CPU time (sender and collector together) per forwarded record.
@@ -18,6 +18,8 @@ struct ForwardingScenario: Scenario {
     ("protobuf", ForwardingRun(encoding: .protobuf, compression: .none)),
     ("json+gzip", ForwardingRun(encoding: .json, compression: .gzip)),
     ("json", ForwardingRun(encoding: .json, compression: .none)),
+    ("protobuf+zstd", ForwardingRun(encoding: .protobuf, compression: .zstd)),
+    ("json+zstd", ForwardingRun(encoding: .json, compression: .zstd)),
     (
       "protobuf+gzip-10k",
       ForwardingRun(encoding: .protobuf, compression: .gzip, maxRecords: 10_000)
@@ -25,6 +27,10 @@ struct ForwardingScenario: Scenario {
     (
       "sender-only",
       ForwardingRun(encoding: .protobuf, compression: .gzip, toCollector: false)
+    ),
+    (
+      "sender-only+zstd",
+      ForwardingRun(encoding: .protobuf, compression: .zstd, toCollector: false)
     ),
     (
       "spans-protobuf+gzip",
@@ -40,7 +46,7 @@ struct ForwardingScenario: Scenario {
     var spooledPerRecord: [Double] = []
     var cpuPerRecord: [String: [Double]] = [:]
     let only = ProcessInfo.processInfo.environment["STOIC_BENCH_FORWARDING"]
-    // Three runs of the six encodings at most: the figure is a rate over 50,000 records each.
+    // Three runs of the ten encodings at most: the figure is a rate over 50,000 records each.
     let runs = min(context.runs, 3)
     for run in 1...runs where only != "backlog" {
       for (name, encoding) in Self.encodings where only == nil || only == name {
@@ -78,7 +84,7 @@ struct ForwardingScenario: Scenario {
       scenario: id, metric: "throughput", unit: "records/s",
       title: "\(records) spooled log records forwarded end to end (one drain, batches of 1,000) "
         + "into the example collector on 127.0.0.1, in-process; stoic = protobuf+gzip, peers = "
-        + "the other encodings, batches of 10,000, the sender alone (every request "
+        + "the other encodings, batches of 10,000, the sender alone, gzip and zstd (every request "
         + "answered 200 without a network or a collector), and spans (a server span with 3 "
         + "attributes, its start and end records forwarded as one OTLP span; spans/s)",
       stoic: Summary(throughput["protobuf+gzip"] ?? []))

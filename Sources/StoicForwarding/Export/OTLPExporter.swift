@@ -20,7 +20,7 @@ public final class OTLPExporter: Sendable {
   /// The buffers and compressor one request is built with, reused by the next.
   private struct Scratch {
     var encoded: [UInt8] = []
-    var compressor: GzipCompressor?
+    var compressor: (any BodyCompressor)?
   }
 
   /// Creates an exporter.
@@ -37,9 +37,7 @@ public final class OTLPExporter: Sendable {
     self.configuration = configuration
     self.transport = transport
     var scratch = Scratch()
-    if case .gzip(let level) = configuration.compression {
-      scratch.compressor = try GzipCompressor(level: level)
-    }
+    scratch.compressor = try configuration.compression.makeCompressor()
     self.scratch = SleepingLock(scratch)
   }
 
@@ -51,8 +49,12 @@ public final class OTLPExporter: Sendable {
     public let signal: OTLPSignal
     /// The bytes sent: encoded, and compressed when the configuration says so.
     public let bytes: [UInt8]
+    /// The `Content-Encoding` of ``bytes`` (`gzip`, `zstd`), or `nil` when they are sent as
+    /// encoded.
+    public let contentEncoding: String?
+
     /// Whether ``bytes`` are gzip-compressed.
-    public let isGzip: Bool
+    public var isGzip: Bool { contentEncoding == "gzip" }
   }
 
   /// `message` encoded and compressed as configured.
@@ -122,13 +124,16 @@ public final class OTLPExporter: Sendable {
   }
 
   /// `bytes` as sent: compressed by `compressor` if there is one.
-  private static func body(_ bytes: [UInt8], signal: OTLPSignal, compressor: GzipCompressor?)
-    throws(ForwardingError) -> EncodedBody
-  {
-    guard let compressor else { return EncodedBody(signal: signal, bytes: bytes, isGzip: false) }
+  private static func body(
+    _ bytes: [UInt8], signal: OTLPSignal, compressor: (any BodyCompressor)?
+  ) throws(ForwardingError) -> EncodedBody {
+    guard let compressor else {
+      return EncodedBody(signal: signal, bytes: bytes, contentEncoding: nil)
+    }
     var compressed: [UInt8] = []
     try compressor.compress(bytes, appendingTo: &compressed)
-    return EncodedBody(signal: signal, bytes: compressed, isGzip: true)
+    return EncodedBody(
+      signal: signal, bytes: compressed, contentEncoding: compressor.contentEncoding)
   }
 
   /// The HTTP request that carries `message` under `idempotencyKey`: the body encoded and
@@ -163,7 +168,7 @@ public final class OTLPExporter: Sendable {
       }
       headers.add("Idempotency-Key", idempotencyKey)
     }
-    if body.isGzip { headers.add("Content-Encoding", "gzip") }
+    if let encoding = body.contentEncoding { headers.add("Content-Encoding", encoding) }
     for (name, value) in configuration.headers(for: body.signal).fields {
       headers.add(name, value)
     }

@@ -25,8 +25,10 @@ public import StoicStore
 /// - `OTEL_EXPORTER_OTLP_PROTOCOL` (and `_LOGS_` / `_METRICS_` / `_TRACES_`): `http/protobuf` (the
 ///   default) or `http/json`; `grpc` is refused with ``ForwardingError/Code/unsupported``,
 ///   never replaced by another protocol.
-/// - `OTEL_EXPORTER_OTLP_COMPRESSION` (and per signal): `gzip` or `none`. Unset, Stoic keeps
-///   its own default, gzip (the specification's default is none).
+/// - `OTEL_EXPORTER_OTLP_COMPRESSION` (and per signal): `gzip` or `none`, and `zstd` for a
+///   receiver that reads it (the OpenTelemetry Collector's OTLP/HTTP receiver does; the
+///   specification names only gzip). Unset, Stoic keeps its own default, gzip (the
+///   specification's default is none).
 /// - `OTEL_EXPORTER_OTLP_TIMEOUT` (and per signal): milliseconds. Unset, the exporter's
 ///   default (30 s) stays.
 /// - `OTEL_EXPORTER_OTLP_CERTIFICATE`, `_CLIENT_KEY`, `_CLIENT_CERTIFICATE` (and per signal)
@@ -335,10 +337,11 @@ public struct OTelEnvironment: Sendable {
     {
       switch text[...].trimmingSpaces.lowercased() {
       case "gzip": return .gzip
+      case "zstd": return .zstd
       case "none": return .none
       default:
         throw ForwardingError(
-          .invalidArgument, "\(variable) is not gzip or none", variable: variable)
+          .invalidArgument, "\(variable) is not gzip, zstd or none", variable: variable)
       }
     }
 

@@ -51,10 +51,35 @@ public enum Zstd {
     }
   }
 
+  /// Decompresses `bytes`, refusing to produce more than `maxOutputSize` bytes, with
+  /// `overLimit` as the error's code when the output would pass the limit.
+  ///
+  /// - Throws: `overLimit` for an output over the limit; ``StoreError/Code/corrupt`` for input
+  ///   that is not valid zstd or is truncated.
+  package static func decompress(
+    _ bytes: [UInt8], maxOutputSize: Int, overLimit: StoreError.Code
+  ) throws(StoreError) -> [UInt8] {
+    try bytes.withStoreBytes { (input) throws(StoreError) -> [UInt8] in
+      try decompress(input, maxOutputSize: maxOutputSize, overLimit: overLimit)
+    }
+  }
+
   /// Decompresses the bytes in `input`, refusing to produce more than `maxOutputSize` bytes.
   public static func decompress(_ input: UnsafeRawBufferPointer, maxOutputSize: Int)
     throws(StoreError) -> [UInt8]
   {
+    try decompress(input, maxOutputSize: maxOutputSize, overLimit: .corrupt)
+  }
+
+  /// Decompresses the bytes in `input`, refusing to produce more than `maxOutputSize` bytes,
+  /// with `overLimit` as the error's code when the output would pass the limit (a receiver
+  /// answers that differently from input that is not zstd: `413` rather than `400`).
+  ///
+  /// - Throws: `overLimit` for an output over the limit; ``StoreError/Code/corrupt`` for input
+  ///   that is not valid zstd or is truncated.
+  package static func decompress(
+    _ input: UnsafeRawBufferPointer, maxOutputSize: Int, overLimit: StoreError.Code
+  ) throws(StoreError) -> [UInt8] {
     guard maxOutputSize >= 0 else {
       throw StoreError(.invalidArgument, "maxOutputSize must not be negative")
     }
@@ -70,7 +95,7 @@ public enum Zstd {
     if declared < UInt64.max - 1 {
       guard declared <= UInt64(maxOutputSize) else {
         throw StoreError(
-          .corrupt, "zstd frame declares \(declared) bytes, over the limit of \(maxOutputSize)")
+          overLimit, "zstd frame declares \(declared) bytes, over the limit of \(maxOutputSize)")
       }
       // The header is untrusted until the frame decodes: reserve at most a bounded amount, so a
       // forged size under a generous limit cannot make the allocation itself fail.
@@ -90,7 +115,7 @@ public enum Zstd {
         throw StoreError(.corrupt, "zstd input is not valid: \(errorName(lastCode))")
       }
       if output.count + produced > maxOutputSize {
-        throw StoreError(.corrupt, "zstd input decompresses to more than \(maxOutputSize) bytes")
+        throw StoreError(overLimit, "zstd input decompresses to more than \(maxOutputSize) bytes")
       }
       output.append(contentsOf: scratch[0..<produced])
       guard inBuffer.pos == inBuffer.size else { continue }
@@ -182,17 +207,20 @@ extension Zstd {
   /// A reusable zstd compression context for one writer at a time (not shareable between
   /// threads): compressing many blocks through one context avoids allocating its tables per
   /// block.
-  final class Compressor {
+  package final class Compressor {
     private let context: OpaquePointer?
 
-    init() { context = ZSTD_createCCtx() }
+    /// A compressor with a context of its own (checked at its first use).
+    package init() { context = ZSTD_createCCtx() }
 
     deinit { ZSTD_freeCCtx(context) }
 
     /// Compresses `input` into one zstd frame that records its content size.
     /// - Throws: ``StoreError/Code/invalidArgument`` if zstd refuses the level or input;
     ///   ``StoreError/Code/temporarilyUnavailable`` if no context could be allocated.
-    func compress(_ input: UnsafeRawBufferPointer, level: Int32) throws(StoreError) -> [UInt8] {
+    package func compress(_ input: UnsafeRawBufferPointer, level: Int32) throws(StoreError)
+      -> [UInt8]
+    {
       guard let context else {
         throw StoreError(.temporarilyUnavailable, "zstd could not allocate a compression context")
       }

@@ -400,8 +400,8 @@ enum OTLPLogsJSONTranscoder {
       writer.varint(UInt64(digits.count / 2))
       var index = 0
       while index < digits.count {
-        guard let high = OTLPExporterConfiguration.hexValue(digits[index]),
-          let low = OTLPExporterConfiguration.hexValue(digits[index + 1])
+        guard let high = HexDigit.value(digits[index]),
+          let low = HexDigit.value(digits[index + 1])
         else {
           return false
         }

@@ -19,13 +19,13 @@ protocol BodyCompressor: AnyObject {
 extension OTLPCompression {
   /// The compressor of this compression, or `nil` for ``OTLPCompression/none``.
   ///
-  /// - Throws: ``ForwardingError/Code/invalidArgument`` for a level the compression refuses;
+  /// - Throws: ``ForwardingError/Code/invalidArgument`` for a gzip level outside 0…9;
   ///   ``ForwardingError/Code/compression`` if its state cannot be made.
   func makeCompressor() throws(ForwardingError) -> (any BodyCompressor)? {
     switch self {
     case .none: nil
     case .gzip(let level): try GzipCompressor(level: level)
-    case .zstd(let level): try ZstdBodyCompressor(level: level)
+    case .zstd(let level): ZstdBodyCompressor(level: level)
     }
   }
 }

@@ -11,14 +11,9 @@ final class ZstdBodyCompressor: BodyCompressor {
   /// The level it compresses at.
   let level: Int32
 
-  /// Creates a compressor.
-  ///
-  /// - Parameter level: The level, 1 (fastest) … 19.
-  /// - Throws: ``ForwardingError/Code/invalidArgument`` for a level outside 1…19.
-  init(level: Int32) throws(ForwardingError) {
-    guard OTLPCompression.zstdLevels.contains(level) else {
-      throw ForwardingError(.invalidArgument, "zstd level \(level) is not in 1…19")
-    }
+  /// Creates a compressor at `level`, 1 (fastest) … 19 (checked with the configuration, by
+  /// ``OTLPCompression/checkLevel()``).
+  init(level: Int32) {
     self.level = level
   }
 

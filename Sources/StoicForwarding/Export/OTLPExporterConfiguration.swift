@@ -126,12 +126,7 @@ public struct OTLPExporterConfiguration: Sendable {
         throw ForwardingError(.invalidArgument, "header \(name) is set by the exporter itself")
       }
     }
-    if case .gzip(let level) = compression, !(0...9).contains(level) {
-      throw ForwardingError(.invalidArgument, "gzip level \(level) is not in 0…9")
-    }
-    if case .zstd(let level) = compression, !OTLPCompression.zstdLevels.contains(level) {
-      throw ForwardingError(.invalidArgument, "zstd level \(level) is not in 1…19")
-    }
+    try compression.checkLevel()
   }
 
   /// Checks that `url` is an endpoint ``OTLPEndpoint`` accepts; the error never holds the URL
@@ -188,23 +183,14 @@ public struct OTLPExporterConfiguration: Sendable {
         bytes.append(byte)
         continue
       }
-      guard let high = iterator.next().flatMap(hexValue),
-        let low = iterator.next().flatMap(hexValue)
+      guard let high = iterator.next().flatMap(HexDigit.value),
+        let low = iterator.next().flatMap(HexDigit.value)
       else { return nil }
       bytes.append(high << 4 | low)
     }
     return String(validating: bytes, as: UTF8.self)
   }
 
-  /// The value of a hex digit, or `nil`.
-  package static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
-  }
 }
 
 /// Whether OTLP/HTTP bodies are compressed, and how.
@@ -227,7 +213,21 @@ public enum OTLPCompression: Sendable, Hashable {
   /// zstd at level 1, its fastest: a request body is compressed once, on the sender's time.
   public static let zstd = OTLPCompression.zstd(level: 1)
 
-  /// The zstd levels a configuration may name: 1 … 19 (zstd's ultra levels take more memory
-  /// to decompress than a receiver should be asked for).
-  static let zstdLevels: ClosedRange<Int32> = 1...19
+  /// Checks the level: gzip's in 0 … 9, zstd's in 1 … 19 (zstd's ultra levels take more
+  /// memory to decompress than a receiver should be asked for).
+  ///
+  /// - Throws: ``ForwardingError/Code/invalidArgument`` for a level outside its range.
+  func checkLevel() throws(ForwardingError) {
+    switch self {
+    case .none: return
+    case .gzip(let level):
+      guard (0...9).contains(level) else {
+        throw ForwardingError(.invalidArgument, "gzip level \(level) is not in 0…9")
+      }
+    case .zstd(let level):
+      guard (1...19).contains(level) else {
+        throw ForwardingError(.invalidArgument, "zstd level \(level) is not in 1…19")
+      }
+    }
+  }
 }

@@ -352,12 +352,8 @@ package enum OTLPCommonJSON {
     bytes.reserveCapacity(text.utf8.count / 2)
     var high: UInt8? = nil
     for character in text.utf8 {
-      let nibble: UInt8
-      switch character {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
-      default: throw ForwardingError(.malformed, "expected hex digits", offset: offset)
+      guard let nibble = HexDigit.value(character) else {
+        throw ForwardingError(.malformed, "expected hex digits", offset: offset)
       }
       if let first = high {
         bytes.append(first << 4 | nibble)

@@ -61,7 +61,7 @@ public struct TraceContextKeys: Sendable, Hashable {
     result.reserveCapacity(count)
     var high: UInt8?
     for byte in text {
-      guard let digit = OTLPExporterConfiguration.hexValue(byte) else { return nil }
+      guard let digit = HexDigit.value(byte) else { return nil }
       if let first = high {
         result.append(first << 4 | digit)
         high = nil

@@ -92,9 +92,7 @@ public enum LogRecordFormat {
   static func encodedSize(
     _ record: borrowing LogRecordInput, metadata: some LogMetadataPairs
   ) -> Int {
-    headerSize + stringSize(record.label) + stringSize(record.message)
-      + pairsSize(metadata) + stringSize(record.source) + stringSize(record.file)
-      + stringSize(record.function) + varintSize(UInt64(record.line))
+    encodedSize(record, encodedMetadataCount: pairsSize(metadata))
   }
 
   /// Encodes `record`, logged at `timeNanoseconds`, into `buffer`, which is exactly

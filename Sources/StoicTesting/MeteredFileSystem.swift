@@ -18,6 +18,8 @@ public final class MeteredFileSystem: FileSystem {
     public var bytesRead: UInt64 = 0
     /// Sizes asked for by path (``fileSize(_:)``: a `stat` each on a real disk).
     public var sizeLookups: UInt64 = 0
+    /// Files opened.
+    public var opens: UInt64 = 0
   }
 
   /// The file system measured.
@@ -43,11 +45,12 @@ public final class MeteredFileSystem: FileSystem {
 
   func count(_ change: (inout Counts) -> Void) { state.withLock { change(&$0) } }
 
-  /// Passes the call to ``base``.
+  /// Passes the call to ``base``. Counts the open.
   public func open(_ path: String, _ mode: OpenMode, permissions: FilePermissions)
     throws(StoreError) -> StoreFileHandle
   {
-    try base.open(path, mode, permissions: permissions)
+    count { $0.opens += 1 }
+    return try base.open(path, mode, permissions: permissions)
   }
 
   /// Passes the call to ``base``.

@@ -30,16 +30,22 @@ import Testing
 
   /// A journal whose first segment (sequences 1…n) is sealed and compressed; returns it open,
   /// with the compressed segment's path and its last sequence.
-  static func journal(on disk: SimulatedFileSystem, recordSize: Int = recordSize) throws -> (
-    Journal, path: String, last: UInt64
-  ) {
-    let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+  static func journal(
+    on disk: SimulatedFileSystem, recordSize: Int = recordSize, earlierNames: Bool = false
+  ) throws -> (Journal, path: String, last: UInt64) {
+    var journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
     var sequence: UInt64 = 0
     while try journal.segments().count < 2 {
       sequence += 1
       try journal.append(payload(sequence, size: recordSize))
     }
     try journal.compressSealedSegments()
+    if earlierNames {
+      // A name recording no summary: a segment of another size can take its place.
+      try journal.close()
+      try JournalTestSupport.earlierFormNames(on: disk)
+      journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+    }
     let segments = try journal.segments()
     #expect(segments.first?.state == .compressed)
     let name = try #require(
@@ -97,14 +103,15 @@ import Testing
 
   @Test func aBlockThatIsNotWhatTheIndexSaysSendsTheReadBackToTheHeader() throws {
     let disk = SimulatedFileSystem()
-    let (journal, path, last) = try Self.journal(on: disk)
+    let (journal, path, last) = try Self.journal(on: disk, earlierNames: true)
     _ = try Self.sequences(journal, from: 1, count: Int(last))
     let start = last / 2
     let known = try #require(journal.blockIndex.start(of: StorePath.name(of: path), for: start))
     // The file is replaced by a segment of the same name whose blocks start elsewhere (records
     // of another size): the index now points into the middle of a block.
     let other = SimulatedFileSystem()
-    let (otherJournal, otherPath, _) = try Self.journal(on: other, recordSize: 3 << 10)
+    let (otherJournal, otherPath, _) = try Self.journal(
+      on: other, recordSize: 3 << 10, earlierNames: true)
     #expect(StorePath.name(of: otherPath) == StorePath.name(of: path))
     let replaced = try #require(other.durableContents(otherPath))
     try otherJournal.close()

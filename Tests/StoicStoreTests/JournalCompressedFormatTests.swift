@@ -163,13 +163,16 @@ struct JournalCompressedFormatTests {
   }
 
   /// A journal whose first segment is a small `.zst`, the disk settled; returns its path.
-  static func smallCompressedJournal(_ disk: SimulatedFileSystem) throws -> (
-    String, [JournalRecord]
-  ) {
+  static func smallCompressedJournal(_ disk: SimulatedFileSystem, earlierNames: Bool = false)
+    throws -> (String, [JournalRecord])
+  {
     var options = Support.smallSegments()
     options.segmentSize = 300
     try JournalCrashTests.prepare(disk, 1...30, options: options)
-    let compressed = try #require(disk.allPaths().first { $0.hasSuffix(".zst") })
+    // Under names of the earlier form (recording no summary), a forged segment of another size
+    // is taken for what it says it is: its blocks and trailer are what is checked.
+    if earlierNames { try Support.earlierFormNames(on: disk) }
+    let compressed = try #require(disk.allPaths().sorted().first { $0.hasSuffix(".zst") })
     let journal = try Journal.open(
       directory: JournalTestSupport.directory, fileSystem: disk, options: options)
     defer { try? journal.close() }
@@ -258,7 +261,7 @@ struct JournalCompressedFormatTests {
   @Test("a block whose checksum holds but which decompresses to another size is refused")
   func forgedBlockSize() throws {
     let disk = SimulatedFileSystem()
-    let (path, _) = try Self.smallCompressedJournal(disk)
+    let (path, _) = try Self.smallCompressedJournal(disk, earlierNames: true)
     let base = disk.crashedDurableOnly()
     let first = try #require(JournalFileNames.parseSegment(StorePath.name(of: path))?.first)
     // The forged segment holds as many records as the real one (its trailer's count), so that
@@ -287,10 +290,12 @@ struct JournalCompressedFormatTests {
     }
   }
 
-  @Test("a trailer whose reserved bytes are not zero is refused by open, as by the block reader")
+  @Test(
+    "a trailer whose reserved bytes are not zero is refused by open (under a name recording no summary), as by the block reader"
+  )
   func trailerReservedBytes() throws {
     let disk = SimulatedFileSystem()
-    let (path, _) = try Self.smallCompressedJournal(disk)
+    let (path, _) = try Self.smallCompressedJournal(disk, earlierNames: true)
     let base = disk.crashedDurableOnly()
     let original = try #require(base.contents(path))
     let start = original.count - JournalCompressedSegment.trailerSize
@@ -330,5 +335,44 @@ struct JournalCompressedFormatTests {
     let trailer = try JournalCompressedSegment.decodeTrailerBlock(
       Array(original[start...]), at: UInt64(start))
     #expect(trailer.records > 0)
+  }
+
+  @Test(
+    "a compressed segment that is not what its name records is refused when read, and set aside by a salvaging open"
+  )
+  func nameNotTheSegment() throws {
+    let disk = SimulatedFileSystem()
+    let (path, expected) = try Self.smallCompressedJournal(disk)
+    let name = StorePath.name(of: path)
+    let parsed = try #require(JournalFileNames.parseSegment(name))
+    let summary = try #require(parsed.summary)
+    #expect(summary.records > 1)
+    #expect(UInt64(try #require(disk.contents(path)).count) == summary.bytes)
+    #expect(expected.map(\.sequence) == Array(1...30))
+    var wrongSize = summary
+    wrongSize.bytes += 1
+    var fewerRecords = summary
+    fewerRecords.records -= 1
+    for wrong in [wrongSize, fewerRecords] {
+      let copy = disk.crashedDurableOnly()
+      let lying = JournalFileNames.compressedSegment(first: parsed.first, summary: wrong)
+      try copy.rename(path, to: Support.directory + "/" + lying)
+      try copy.syncDirectory(Support.directory)
+      var options = Support.smallSegments()
+      options.segmentSize = 300
+      let journal = try Journal.open(
+        directory: Support.directory, fileSystem: copy, options: options)
+      let error = #expect(throws: StoreError.self, "\(wrong) accepted") { try journal.records() }
+      #expect(error?.code == .corrupt)
+      #expect(error?.message.contains("its name records") == true, "\(String(describing: error))")
+      try journal.close()
+      options.salvage = true
+      let salvaged = try Journal.open(
+        directory: Support.directory, fileSystem: copy, options: options)
+      #expect(salvaged.recovery.quarantinedFiles.count == 1)
+      let kept = try salvaged.records().map(\.sequence)
+      #expect(kept == Array((summary.end + 1)...30))
+      try salvaged.close()
+    }
   }
 }

@@ -194,13 +194,23 @@ struct JournalFaultTests {
     let compressed = try #require(disk.allPaths().first { $0.hasSuffix(".zst") })
     let size = try #require(disk.contents(compressed)?.count)
     disk.damage(compressed, at: size - 20, with: [0xAA, 0x55])
+    // Its name records its summary: the open does not read it, the read refuses the damage.
+    let opened = try Journal.open(directory: directory, fileSystem: disk, options: options)
+    let readError = #expect(throws: StoreError.self) { try opened.records() }
+    #expect(readError?.code == .corrupt)
+    #expect(readError?.message.contains("checksum") == true, "\(String(describing: readError))")
+    try opened.close()
+    // Under a name of the earlier form, the open checks its trailer and refuses it.
+    let earlier = disk.copy()
+    try Support.earlierFormNames(on: earlier)
     do {
-      _ = try Journal.open(directory: directory, fileSystem: disk, options: options)
+      _ = try Journal.open(directory: directory, fileSystem: earlier, options: options)
       Issue.record("open accepted a damaged compressed segment")
     } catch {
       #expect(error.code == .corrupt)
       #expect(error.message.contains("checksum") || error.message.contains("trailer"))
     }
+    // A salvaging open checks every compressed segment's ends, whatever its name.
     var salvaging = options
     salvaging.salvage = true
     let journal = try Journal.open(directory: directory, fileSystem: disk, options: salvaging)

@@ -46,10 +46,10 @@ struct JournalSegmentsTests {
       for segment in segments.dropLast() {
         #expect(segment.isSealed)
         #expect(segment.state == (compress ? .compressed : .sealed))
-        let name =
-          "journal-" + String(repeating: "0", count: 16 - String(segment.first, radix: 16).count)
-          + String(segment.first, radix: 16) + (compress ? ".zst" : ".log")
-        #expect(disk.contents(Support.directory + "/" + name)?.count == Int(segment.bytes))
+        let path = try #require(
+          Support.segmentPath(
+            on: disk, first: segment.first, kind: compress ? .compressed : .log))
+        #expect(disk.contents(path)?.count == Int(segment.bytes))
       }
       // Dropping through the end of the second segment removes the first two.
       let through = segments[2].first - 1
@@ -76,8 +76,9 @@ struct JournalSegmentsTests {
       let sealed = segments.dropLast()
       #expect(sealed.count > 3 && sealed.allSatisfy { $0.state == .compressed })
       for segment in sealed {
-        let name = JournalFileNames.segment(first: segment.first, kind: .compressed)
-        #expect(disk.contents(Support.directory + "/" + name)?.count == Int(segment.bytes))
+        let path = try #require(
+          Support.segmentPath(on: disk, first: segment.first, kind: .compressed))
+        #expect(disk.contents(path)?.count == Int(segment.bytes))
       }
     }
     try check(journal)
@@ -86,5 +87,43 @@ struct JournalSegmentsTests {
       directory: Support.directory, fileSystem: metered, options: options)
     try check(reopened)
     try reopened.close()
+  }
+
+  /// Opens of a closed journal holding `records` records in small compressed segments (their
+  /// names of the earlier form, recording no summary, if `earlierNames`): the files the open
+  /// opened, the segments and the records read back.
+  static func reopen(records: UInt64, earlierNames: Bool) throws -> (
+    opens: UInt64, segments: Int, read: [UInt64]
+  ) {
+    let disk = SimulatedFileSystem()
+    let options = Support.smallSegments(compress: true)
+    let journal = try Journal.open(directory: Support.directory, fileSystem: disk, options: options)
+    for sequence in UInt64(1)...records { try journal.append(Support.payload(sequence)) }
+    try journal.close()
+    if earlierNames { try Support.earlierFormNames(on: disk) }
+    let metered = MeteredFileSystem(disk)
+    let reopened = try Journal.open(
+      directory: Support.directory, fileSystem: metered, options: options)
+    defer { try? reopened.close() }
+    let opens = metered.counts.opens
+    let segments = try reopened.segments()
+    #expect(segments.dropLast().allSatisfy { $0.state == .compressed })
+    return (opens, segments.count, try reopened.records().map(\.sequence))
+  }
+
+  @Test(
+    "an open of compressed segments whose names record their summary opens none of them: it costs the same for 30 records as for 300"
+  )
+  func openDoesNotGrowWithCompressedSegments() throws {
+    let small = try Self.reopen(records: 30, earlierNames: false)
+    let large = try Self.reopen(records: 300, earlierNames: false)
+    #expect(large.segments > 5 * small.segments)
+    #expect(large.opens == small.opens)
+    #expect(small.read == Array(1...30))
+    #expect(large.read == Array(1...300))
+    // Names of the earlier form: the open checks each segment's ends, a file open each.
+    let earlier = try Self.reopen(records: 300, earlierNames: true)
+    #expect(earlier.read == Array(1...300))
+    #expect(earlier.opens >= large.opens + UInt64(large.segments - 1))
   }
 }

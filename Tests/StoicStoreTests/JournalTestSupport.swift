@@ -15,6 +15,39 @@ enum JournalTestSupport {
     return (0..<length).map { UInt8(truncatingIfNeeded: Int(sequence) &* 31 &+ $0) }
   }
 
+  /// The path on `disk` of the segment of `kind` starting at `first` (a compressed segment's
+  /// name records its summary), or `nil`.
+  static func segmentPath(
+    on disk: SimulatedFileSystem, first: UInt64, kind: JournalFileNames.SegmentKind
+  ) -> String? {
+    disk.allPaths().first { path in
+      guard path.hasPrefix(directory + "/"),
+        let parsed = JournalFileNames.parseSegment(String(path.dropFirst(directory.count + 1)))
+      else { return false }
+      return parsed.first == first && parsed.kind == kind
+    }
+  }
+
+  /// Renames every compressed segment on `disk` (the journal closed) to the earlier form of
+  /// its name, `journal-<first>.zst`, which records no summary: an open checks such a segment's
+  /// header and trailer, as it did before names recorded them. Returns the new paths.
+  @discardableResult
+  static func earlierFormNames(on disk: SimulatedFileSystem) throws -> [String] {
+    var renamed: [String] = []
+    for path in disk.allPaths() where path.hasPrefix(directory + "/") {
+      guard
+        let parsed = JournalFileNames.parseSegment(String(path.dropFirst(directory.count + 1))),
+        parsed.kind == .compressed, parsed.summary != nil
+      else { continue }
+      let earlier =
+        directory + "/" + JournalFileNames.segment(first: parsed.first, kind: .compressed)
+      try disk.rename(path, to: earlier)
+      renamed.append(earlier)
+    }
+    try disk.syncDirectory(directory)
+    return renamed
+  }
+
   /// The payload a recovery appends to prove the journal still takes appends.
   static let extra: [UInt8] = Array("extra".utf8)
 

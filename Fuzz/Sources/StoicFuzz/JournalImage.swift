@@ -6,9 +6,11 @@ import StoicTesting
 ///
 /// Layout: `flags:u8` (bit 0 salvage, bit 1 mapped appends, bit 2 compress sealed segments),
 /// then files until the input ends, each `kind:u8 | first:u64 | length:u16 | bytes`. The kind
-/// (modulo 5) names the file: 0 `journal-<first>.log`, 1 `journal-<first>.zst`, 2
+/// (modulo 6) names the file: 0 `journal-<first>.log`, 1 `journal-<first>.zst`, 2
 /// `journal.checkpoint`, 3 a stale temporary `journal-<first>.zst.tmp`, 4 a quarantined copy
-/// `journal-<first>.log.corrupt-0` (a name the opener must leave alone).
+/// `journal-<first>.log.corrupt-0` (a name the opener must leave alone), 5 a compressed
+/// segment whose name records a summary, `journal-<first>-<end>-<records>-<bytes>.zst`, the
+/// three read after `first` (`end:u64 | records:u64 | bytes:u64`), true or not.
 enum JournalImage {
   /// A file of the directory.
   struct File {
@@ -24,12 +26,17 @@ enum JournalImage {
     let disk = SimulatedFileSystem()
     try? disk.createDirectory(JournalReopenCheck.directory)
     while !input.isAtEnd {
-      let kind = input.byte() % 5
+      let kind = input.byte() % 6
       let first = input.uint64()
+      var name = name(kind: kind, first: first)
+      if kind == 5 {
+        let summary = JournalFileNames.CompressedSummary(
+          end: input.uint64(), records: input.uint64(), bytes: input.uint64())
+        name = JournalFileNames.compressedSegment(first: first, summary: summary)
+      }
       let length = Int(input.byte()) | Int(input.byte()) << 8
       let contents = input.take(length)
-      disk.setDurableContents(
-        StorePath.join(JournalReopenCheck.directory, name(kind: kind, first: first)), contents)
+      disk.setDurableContents(StorePath.join(JournalReopenCheck.directory, name), contents)
     }
     return (disk, options)
   }
@@ -41,6 +48,11 @@ enum JournalImage {
       guard let (kind, first) = kindAndFirst(of: file.name) else { continue }
       bytes.append(kind)
       bytes.appendLittleEndian(first)
+      if kind == 5, let summary = JournalFileNames.parseSegment(file.name)?.summary {
+        bytes.appendLittleEndian(summary.end)
+        bytes.appendLittleEndian(summary.records)
+        bytes.appendLittleEndian(summary.bytes)
+      }
       let length = min(file.bytes.count, Int(UInt16.max))
       bytes.appendLittleEndian(UInt16(length))
       bytes += file.bytes.prefix(length)
@@ -72,8 +84,8 @@ enum JournalImage {
 
   static func kindAndFirst(of name: String) -> (UInt8, UInt64)? {
     if name == JournalFileNames.checkpoint { return (2, 0) }
-    if let (first, kind) = JournalFileNames.parseSegment(name) {
-      return (kind == .log ? 0 : 1, first)
+    if let segment = JournalFileNames.parseSegment(name) {
+      return (segment.kind == .log ? 0 : segment.summary == nil ? 1 : 5, segment.first)
     }
     return nil
   }

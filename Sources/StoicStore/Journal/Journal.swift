@@ -17,7 +17,11 @@ import Dispatch
 ///   `length` counts sequence and payload, the CRC covers the length bytes and the body), and
 ///   sync markers, the same header with the top bit of `length` set and the body
 ///   `durableSequence:u64 | durableEnd:u64 | segmentFirst:u64 | position:u64`.
-/// - `journal-<first>.zst`: a sealed segment rewritten as compressed blocks (format version 2,
+/// - `journal-<first>-<end>-<records>-<bytes>.zst`: a sealed segment rewritten as compressed
+///   blocks, its name recording where its records end (16 hex digits; its first sequence - 1
+///   if it holds none), how many it holds and the file's size (hex), so that an open places it
+///   without reading it (see `JournalFileNames`; `journal-<first>.zst`, the name's earlier
+///   form, is read too). Its format (version 2,
 ///   see `JournalCompressedSegment`), each with its own CRC over the stored bytes (a bad block
 ///   is refused by its checksum, never handed to the decompressor), ending in a trailer with
 ///   the record count and last sequence. A block holds about 1 MiB of payload with no
@@ -76,10 +80,16 @@ import Dispatch
 ///    removed if the `.zst` reads whole and holds exactly its records; otherwise the copy
 ///    holding less (or a `.zst` that does not read) is set aside as `<name>.corrupt-0`. Remove
 ///    sealed segments wholly at or below the low-water mark (finishing an interrupted drop).
-/// 3. A sealed `.zst` segment is trusted once its header and trailer (record count, last
-///    sequence) check: it was renamed into place only after it was durable, and each of its
-///    blocks is checked by its CRC when read, so a damaged block is refused with
-///    ``StoreError/Code/corrupt`` by the read that reaches it, not by open. Every `.log` segment
+/// 3. A sealed `.zst` segment is placed by what its name records (where its records end, how
+///    many, its size), without opening it: it was renamed into place under that name only
+///    after it was durable, so no crash leaves a name that does not describe its file, and an
+///    open costs the same whatever the number of compressed segments. What the name records is
+///    checked against the trailer and the file's size by the read that reaches them, and each
+///    block by its CRC, so damage is refused with ``StoreError/Code/corrupt`` by that read,
+///    not by open. A `.zst` under the name's earlier form, `journal-<first>.zst`, is trusted
+///    once its header and trailer (record count, last sequence) check at open; so is every
+///    `.zst` at an open with ``JournalOptions/salvage``, which also sets aside one whose ends
+///    are not what its name records. Every `.log` segment
 ///    is scanned in order through a bounded window (at most `max(readWindow, one frame)` bytes
 ///    in memory). A frame is valid only if it fits in the file, is within `maxRecordSize`, its
 ///    CRC checks, its sequence is at least its segment's first and at most 2^62

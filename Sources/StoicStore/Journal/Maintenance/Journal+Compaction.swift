@@ -217,16 +217,19 @@ extension Journal {
     var outputBytes: UInt64
   }
 
-  /// Writes the sealed `.log` `segment` as a `.zst`: temporary, sync, rename, directory sync.
+  /// Writes the sealed `.log` `segment` as a `.zst` whose name records its summary (see
+  /// ``JournalFileNames``): temporary, sync, rename, directory sync.
   /// Touches no journal state (the segment is sealed, so its file no longer changes); the
   /// `.log` stays in place until ``publishCompressed(_:file:)``.
   func compressSegmentFile(_ segment: JournalCore.Sealed, previous: UInt64)
     throws(StoreError) -> CompressedFile
   {
     let logPath = StorePath.join(directory, segment.name)
-    let zstName = JournalFileNames.segment(first: segment.first, kind: .compressed)
-    let zstPath = StorePath.join(directory, zstName)
-    let temporary = zstPath + JournalFileNames.temporarySuffix
+    // Written under the name without a summary, renamed to the one recording it (known once
+    // the trailer is written).
+    let temporary =
+      StorePath.join(directory, JournalFileNames.segment(first: segment.first, kind: .compressed))
+      + JournalFileNames.temporarySuffix
     let source = try fileSystem.open(logPath, .readOnly)
     defer { try? fileSystem.close(source) }
     var output = try JournalTemporaryFile(
@@ -270,7 +273,11 @@ extension Journal {
     try output.append(
       JournalCompressedSegment.trailer(records: records, lastSequence: lastSequence))
     let written = output.end
-    try output.commit(as: zstPath)
+    let zstName = JournalFileNames.compressedSegment(
+      first: segment.first,
+      summary: JournalFileNames.CompressedSummary(
+        end: records == 0 ? segment.first - 1 : lastSequence, records: records, bytes: written))
+    try output.commit(as: StorePath.join(directory, zstName))
     return CompressedFile(
       name: zstName, records: records, inputBytes: inputBytes, outputBytes: written)
   }

@@ -31,9 +31,9 @@ extension Journal {
       if size == nil, segment.kind == .log {
         // Compressed since the list was taken: the `.log` is gone, the `.zst` is in place.
         state = .compressed
-        size = try fileSystem.fileSize(
-          StorePath.join(
-            directory, JournalFileNames.segment(first: segment.first, kind: .compressed)))
+        size = self.state.withLock { core in
+          core.sealed.first { $0.first == segment.first && $0.kind == .compressed }?.bytes
+        }
       }
       segments.append(JournalSegmentInfo(first: segment.first, state: state, bytes: size ?? 0))
     }

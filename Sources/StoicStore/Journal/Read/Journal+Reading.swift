@@ -63,11 +63,14 @@ extension Journal {
         // the view was taken: the active segment's too, when appends made meanwhile (the
         // spool's own events) rolled it; the records appended after the view are not handed
         // out (`last`).
-        guard error.code == .notFound, kind == .log else { throw error }
+        guard error.code == .notFound, kind == .log,
+          let replacement = state.withLock({ core in
+            core.sealed.first { $0.first == segment.first && $0.kind == .compressed }?.name
+          })
+        else { throw error }
         kind = .compressed
         end = nil
-        path = StorePath.join(
-          directory, JournalFileNames.segment(first: segment.first, kind: .compressed))
+        path = StorePath.join(directory, replacement)
         handle = try fileSystem.open(path, .readOnly)
       }
       defer { try? fileSystem.close(handle) }
@@ -85,7 +88,8 @@ extension Journal {
           var records = JournalCompressedReader(
             reader: reader, path: path, segmentFirst: segment.first,
             previousSequence: segment.first - 1, maxRecordSize: options.maxRecordSize,
-            parallel: true, blocks: blocks, resume: resume)
+            summary: JournalFileNames.parseSegment(name)?.summary, parallel: true,
+            blocks: blocks, resume: resume)
           var delivered = false
           do throws(StoreError) {
             while try records.nextBlockBorrowing({ (recordSequence, payload) throws(StoreError) in

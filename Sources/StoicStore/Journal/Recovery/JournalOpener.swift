@@ -93,8 +93,9 @@ struct JournalOpener {
     }
     if directoryChanged { try fileSystem.syncDirectory(directory) }
 
-    // A compressed segment is checked whole first (header and trailer): one that fails is
-    // refused, or set aside by salvage, before any segment is placed.
+    // A compressed segment's end, records and size come from its name, or (a name of the
+    // earlier form) from its header and trailer, checked first: one that fails is refused, or
+    // set aside by salvage, before any segment is placed.
     var windowPeak = 0
     var trailers: [UInt64: (end: UInt64, records: Int, bytes: UInt64)] = [:]
     var live: [JournalCore.Sealed] = []
@@ -343,9 +344,19 @@ struct JournalOpener {
   ) throws(StoreError) -> [JournalCore.Sealed] {
     var logs: [UInt64: String] = [:]
     var compressed: [UInt64: String] = [:]
-    for name in names {
+    for name in names.sorted() {
       guard let parsed = JournalFileNames.parseSegment(name) else { continue }
-      if parsed.kind == .log { logs[parsed.first] = name } else { compressed[parsed.first] = name }
+      if parsed.kind == .log {
+        logs[parsed.first] = name
+      } else if compressed[parsed.first] == nil {
+        compressed[parsed.first] = name
+      } else {
+        // Two compressed files of one first sequence: compression writes one, so the other was
+        // put there by hand. The second in name order is set aside, nothing is removed.
+        try quarantine(
+          JournalCore.Sealed(first: parsed.first, kind: .compressed, name: name), report: &report)
+        changed = true
+      }
     }
     var segments: [JournalCore.Sealed] = []
     for first in Set(logs.keys).union(compressed.keys).sorted() {
@@ -408,7 +419,8 @@ struct JournalOpener {
         fileSystem: fileSystem, handle: handle, fileSize: try fileSystem.size(handle),
         window: options.readWindow),
       path: path, segmentFirst: segment.first, previousSequence: segment.first - 1,
-      maxRecordSize: options.maxRecordSize)
+      maxRecordSize: options.maxRecordSize,
+      summary: JournalFileNames.parseSegment(segment.name)?.summary)
     while try reader.next() != nil {}
     return (reader.previousSequence, reader.peakBytes, Int(reader.records))
   }
@@ -447,21 +459,39 @@ struct JournalOpener {
     return (trailer.lastSequence, headerSize + trailerSize, Int(trailer.records), size)
   }
 
-  /// Checks a compressed segment's header and trailer; a damaged one is refused, or set aside
-  /// whole by salvage (then `nil`). Returns where its records end (its first sequence - 1 if
-  /// it holds none) and the file's size.
+  /// Where a compressed segment's records end (its first sequence - 1 if it holds none), how
+  /// many it holds and the file's size. A name that records them gives them, and the file is
+  /// not touched: the reader checks them against the trailer and the size when it reaches the
+  /// segment, so an open does not grow with the sealed segments. Otherwise (a name of the
+  /// earlier form, or an open that salvages, which checks every segment's ends and that they
+  /// are what its name records) the header and trailer are checked; a damaged segment is
+  /// refused, or set aside whole by salvage (then `nil`).
   private func verifyCompressed(_ segment: JournalCore.Sealed, report: inout JournalRecovery)
     throws(StoreError) -> (end: UInt64, peak: Int, records: Int, bytes: UInt64)?
   {
+    let summary = JournalFileNames.parseSegment(segment.name)?.summary
+    if let summary, !options.salvage, summary.records <= UInt64(Int.max) {
+      return (summary.end, 0, Int(summary.records), summary.bytes)
+    }
     do throws(StoreError) {
       let outcome = try checkCompressedEnds(segment)
+      let end = outcome.records == 0 ? segment.first - 1 : outcome.lastSequence
+      if let summary,
+        summary
+          != JournalFileNames.CompressedSummary(
+            end: end, records: UInt64(outcome.records), bytes: outcome.bytes)
+      {
+        let path = StorePath.join(directory, segment.name)
+        throw StoreError(
+          .corrupt, "compressed segment is not what its name records", path: path,
+          cause: JournalDamage(path: path, offset: 0, length: 0))
+      }
       guard outcome.records == 0 || outcome.lastSequence >= segment.first else {
         let path = StorePath.join(directory, segment.name)
         throw StoreError(
           .corrupt, "compressed segment trailer claims sequences before the segment",
           path: path, cause: JournalDamage(path: path, offset: 0, length: 0))
       }
-      let end = outcome.records == 0 ? segment.first - 1 : outcome.lastSequence
       return (end, outcome.peak, outcome.records, outcome.bytes)
     } catch {
       guard error.code == .corrupt else { throw error }

@@ -338,7 +338,7 @@ struct JournalCompressedFormatTests {
   }
 
   @Test(
-    "a compressed segment that is not what its name records is refused when read, and set aside by a salvaging open"
+    "a compressed segment that is not what its name records is refused when read, and set aside by the read of a salvaging journal"
   )
   func nameNotTheSegment() throws {
     let disk = SimulatedFileSystem()
@@ -366,13 +366,41 @@ struct JournalCompressedFormatTests {
       #expect(error?.code == .corrupt)
       #expect(error?.message.contains("its name records") == true, "\(String(describing: error))")
       try journal.close()
+      // Salvaging, the read that finds it sets it aside and reads on.
       options.salvage = true
       let salvaged = try Journal.open(
         directory: Support.directory, fileSystem: copy, options: options)
-      #expect(salvaged.recovery.quarantinedFiles.count == 1)
-      let kept = try salvaged.records().map(\.sequence)
-      #expect(kept == Array((summary.end + 1)...30))
+      // Found before any of its records is handed out: no read returns them.
+      #expect(try salvaged.records().map(\.sequence) == Array((summary.end + 1)...30))
+      #expect(try salvaged.records().map(\.sequence) == Array((summary.end + 1)...30))
+      #expect(copy.contents(Support.directory + "/" + lying + ".corrupt-0") != nil)
       try salvaged.close()
     }
+  }
+
+  @Test(
+    "two compressed files of one first sequence: the later in name order is set aside, every record kept, and the next open agrees"
+  )
+  func twoCompressedFilesOfOneSegment() throws {
+    let disk = SimulatedFileSystem()
+    let (path, expected) = try Self.smallCompressedJournal(disk)
+    let first = try #require(JournalFileNames.parseSegment(StorePath.name(of: path))?.first)
+    let copy = disk.crashedDurableOnly()
+    // The same bytes under the name's earlier form, which sorts after the current one.
+    let earlier =
+      Support.directory + "/" + JournalFileNames.segment(first: first, kind: .compressed)
+    #expect(StorePath.name(of: path) < StorePath.name(of: earlier))
+    copy.setDurableContents(earlier, try #require(copy.contents(path)))
+    var options = Support.smallSegments()
+    options.segmentSize = 300
+    for round in 0..<2 {
+      let journal = try Journal.open(
+        directory: Support.directory, fileSystem: copy, options: options)
+      #expect(journal.recovery.quarantinedFiles == (round == 0 ? [earlier + ".corrupt-0"] : []))
+      #expect(try journal.records() == expected)
+      try journal.close()
+    }
+    #expect(copy.contents(path) != nil)
+    #expect(copy.contents(earlier) == nil)
   }
 }

@@ -210,15 +210,29 @@ struct JournalFaultTests {
       #expect(error.code == .corrupt)
       #expect(error.message.contains("checksum") || error.message.contains("trailer"))
     }
-    // A salvaging open checks every compressed segment's ends, whatever its name.
+    // Salvaging: the open sets aside the segment under the earlier name, the read the one
+    // whose name records its summary; the records of the others are read either way.
     var salvaging = options
     salvaging.salvage = true
-    let journal = try Journal.open(directory: directory, fileSystem: disk, options: salvaging)
-    defer { try? journal.close() }
-    #expect(journal.recovery.quarantinedFiles.count == 1)
-    let sequences = try journal.records().map(\.sequence)
-    #expect(sequences == sequences.sorted())
-    #expect(sequences.last == 8)
+    for (copy, atOpen) in [(earlier, true), (disk, false)] {
+      let events = EventRecorder()
+      let journal = try Journal.open(
+        directory: directory, fileSystem: copy, options: salvaging, events: events.sink)
+      #expect(journal.recovery.quarantinedFiles.count == (atOpen ? 1 : 0))
+      let sequences = try journal.records().map(\.sequence)
+      #expect(sequences == sequences.sorted())
+      #expect(sequences.last == 8)
+      #expect(!sequences.isEmpty && sequences.count < 8)
+      #expect(copy.allPaths().filter { $0.contains(".zst.corrupt-") }.count == 1)
+      let salvaged = events.named(StoreEvents.journalSalvaged.name)
+      #expect(salvaged.filter { $0["quarantinedAs"]?.contains(".zst.corrupt-") == true }.count == 1)
+      // Set aside once: the next read, and the next open, read the same records.
+      #expect(try journal.records().map(\.sequence) == sequences)
+      try journal.close()
+      let reopened = try Journal.open(directory: directory, fileSystem: copy, options: salvaging)
+      #expect(try reopened.records().map(\.sequence) == sequences)
+      try reopened.close()
+    }
   }
 
   @Test(

@@ -83,13 +83,15 @@ import Dispatch
 /// 3. A sealed `.zst` segment is placed by what its name records (where its records end, how
 ///    many, its size), without opening it: it was renamed into place under that name only
 ///    after it was durable, so no crash leaves a name that does not describe its file, and an
-///    open costs the same whatever the number of compressed segments. What the name records is
-///    checked against the trailer and the file's size by the read that reaches them, and each
-///    block by its CRC, so damage is refused with ``StoreError/Code/corrupt`` by that read,
-///    not by open. A `.zst` under the name's earlier form, `journal-<first>.zst`, is trusted
-///    once its header and trailer (record count, last sequence) check at open; so is every
-///    `.zst` at an open with ``JournalOptions/salvage``, which also sets aside one whose ends
-///    are not what its name records. Every `.log` segment
+///    open costs the same whatever the number of compressed segments. The first read that
+///    reaches the segment checks its header, trailer and size against its name before it hands
+///    out any of its records, and each block by its CRC, so damage is refused with
+///    ``StoreError/Code/corrupt`` by that read, not by open; a journal with
+///    ``JournalOptions/salvage`` sets a segment whose ends fail aside there and reads on, as
+///    an open that checked them would have (a block found damaged after records of its segment
+///    were handed out is refused: those records were read). A `.zst` under the name's earlier
+///    form, `journal-<first>.zst`, is trusted once its header and trailer (record count, last
+///    sequence) check at open. Every `.log` segment
 ///    is scanned in order through a bounded window (at most `max(readWindow, one frame)` bytes
 ///    in memory). A frame is valid only if it fits in the file, is within `maxRecordSize`, its
 ///    CRC checks, its sequence is at least its segment's first and at most 2^62

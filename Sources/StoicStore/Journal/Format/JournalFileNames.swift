@@ -78,30 +78,48 @@ package enum JournalFileNames {
     return String(repeating: "0", count: max(0, firstDigits - hex.count)) + hex
   }
 
-  /// Parses a segment name, or `nil` for any other file.
+  /// Parses a segment name, or `nil` for any other file. One pass over the name's bytes, with
+  /// no allocation: an open parses every name of its directory.
   package static func parseSegment(_ name: String) -> Segment? {
-    let utf8 = Array(name.utf8)
-    guard name.hasPrefix(prefix), utf8.count >= firstOffset + firstDigits + suffixLength
+    var name = name
+    return name.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+  }
+
+  private static func parse(_ utf8: UnsafeRawBufferPointer) -> Segment? {
+    let count = utf8.count
+    guard count >= firstOffset + firstDigits + suffixLength,
+      prefix.utf8.elementsEqual(utf8[0..<firstOffset])
     else { return nil }
     let kind: SegmentKind
-    if name.hasSuffix(".log") {
+    if ".log".utf8.elementsEqual(utf8[(count - suffixLength)...]) {
       kind = .log
-    } else if name.hasSuffix(".zst") {
+    } else if ".zst".utf8.elementsEqual(utf8[(count - suffixLength)...]) {
       kind = .compressed
     } else {
       return nil
     }
-    // Sequences start at 1 and stay below 2^63 (see JournalFrame.maximumSequence).
-    let firstHex = String(decoding: utf8[firstOffset..<(firstOffset + firstDigits)], as: UTF8.self)
-    guard let first = UInt64(firstHex, radix: 16), first >= 1,
+    // Sequences start at 1 and stay below 2^63 (see JournalFrame.maximumSequence). The first
+    // sequence is read as `UInt64(_:radix:)` reads it (a leading `+` included), as it always
+    // was: a name an earlier open took for a segment still is one.
+    var firstStart = firstOffset
+    if utf8[firstStart] == UInt8(ascii: "+") { firstStart += 1 }
+    guard let first = hex(utf8, firstStart, firstOffset + firstDigits), first >= 1,
       first <= JournalFrame.maximumSequence
     else { return nil }
-    let middle = utf8[(firstOffset + firstDigits)..<(utf8.count - suffixLength)]
-    if middle.isEmpty { return Segment(first: first, kind: kind, summary: nil) }
-    let fields = middle.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
-    guard kind == .compressed, middle.first == UInt8(ascii: "-"), fields.count == 4,
-      fields[1].count == firstDigits, let end = hex(fields[1]), let records = hex(fields[2]),
-      let bytes = hex(fields[3])
+    let middleStart = firstOffset + firstDigits
+    let middleEnd = count - suffixLength
+    if middleStart == middleEnd { return Segment(first: first, kind: kind, summary: nil) }
+    // `-<end, 16 digits>-<records>-<bytes>`.
+    guard kind == .compressed, utf8[middleStart] == UInt8(ascii: "-") else { return nil }
+    let endStart = middleStart + 1
+    let endEnd = endStart + firstDigits
+    guard endEnd < middleEnd, utf8[endEnd] == UInt8(ascii: "-"),
+      let end = hex(utf8, endStart, endEnd)
+    else { return nil }
+    var cursor = endEnd + 1
+    while cursor < middleEnd, utf8[cursor] != UInt8(ascii: "-") { cursor += 1 }
+    guard cursor < middleEnd, let records = hex(utf8, endEnd + 1, cursor),
+      let bytes = hex(utf8, cursor + 1, middleEnd)
     else { return nil }
     let summary = CompressedSummary(end: end, records: records, bytes: bytes)
     return Segment(
@@ -118,11 +136,12 @@ package enum JournalFileNames {
         >= UInt64(JournalCompressedSegment.headerSize + JournalCompressedSegment.trailerSize)
   }
 
-  /// The value of 1 to 16 hex digits, or `nil`.
-  private static func hex(_ digits: ArraySlice<UInt8>) -> UInt64? {
-    guard !digits.isEmpty, digits.count <= firstDigits else { return nil }
+  /// The value of the 1 to 16 hex digits `utf8[start..<end]`, or `nil`.
+  private static func hex(_ utf8: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> UInt64? {
+    guard start < end, end - start <= firstDigits else { return nil }
     var value: UInt64 = 0
-    for digit in digits {
+    for index in start..<end {
+      let digit = utf8[index]
       switch digit {
       case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(digit - 48)
       case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(digit - 87)

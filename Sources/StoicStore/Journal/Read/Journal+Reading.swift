@@ -10,6 +10,11 @@ extension Journal {
   /// not visited. Dropping or snapshotting concurrently may make the read fail with
   /// ``StoreError/Code/notFound``.
   ///
+  /// A compressed segment's header, trailer and size are checked against its name before any
+  /// of its records is handed out; with ``JournalOptions/salvage`` one that fails is set aside
+  /// (`<name>.corrupt-0`, reported with ``StoreEvents/journalCorruptionDetected`` and
+  /// ``StoreEvents/journalSalvaged``) and the read goes on after it.
+  ///
   /// - Throws: ``StoreError/Code/corrupt`` if a segment fails its checks; what `body` throws;
   ///   the file system's errors.
   public func forEachRecord(
@@ -81,6 +86,23 @@ extension Journal {
       switch kind {
       case .compressed:
         let name = StorePath.name(of: path)
+        let summary = JournalFileNames.parseSegment(name)?.summary
+        if let summary {
+          // The open did not read it: its ends are checked against its name before any of its
+          // records is handed out. A salvaging journal sets a segment that fails aside and
+          // reads on, as an open that found it would have.
+          do throws(StoreError) {
+            _ = try JournalCompressedEnds.check(
+              handle, path: path, segmentFirst: segment.first, summary: summary,
+              fileSystem: fileSystem)
+          } catch {
+            guard options.salvage, error.code == .corrupt else { throw error }
+            blockIndex.forget(name)
+            try setAsideDamaged(
+              JournalCore.Sealed(first: segment.first, kind: .compressed, name: name))
+            continue
+          }
+        }
         // Known blocks let the read start at the one holding `start`; if that block is not what
         // the index says, the read starts over from the header, which checks everything.
         var resume = start > segment.first ? blockIndex.start(of: name, for: start) : nil
@@ -88,7 +110,7 @@ extension Journal {
           var records = JournalCompressedReader(
             reader: reader, path: path, segmentFirst: segment.first,
             previousSequence: segment.first - 1, maxRecordSize: options.maxRecordSize,
-            summary: JournalFileNames.parseSegment(name)?.summary, parallel: true,
+            summary: summary, parallel: true,
             blocks: blocks, resume: resume)
           var delivered = false
           do throws(StoreError) {

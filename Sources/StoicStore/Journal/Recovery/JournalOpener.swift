@@ -344,19 +344,24 @@ struct JournalOpener {
   ) throws(StoreError) -> [JournalCore.Sealed] {
     var logs: [UInt64: String] = [:]
     var compressed: [UInt64: String] = [:]
-    for name in names.sorted() {
+    var extra: [JournalCore.Sealed] = []
+    for name in names {
       guard let parsed = JournalFileNames.parseSegment(name) else { continue }
       if parsed.kind == .log {
         logs[parsed.first] = name
-      } else if compressed[parsed.first] == nil {
-        compressed[parsed.first] = name
-      } else {
+      } else if let other = compressed[parsed.first] {
         // Two compressed files of one first sequence: compression writes one, so the other was
-        // put there by hand. The second in name order is set aside, nothing is removed.
-        try quarantine(
-          JournalCore.Sealed(first: parsed.first, kind: .compressed, name: name), report: &report)
-        changed = true
+        // put there by hand. The later in name order is set aside, nothing is removed.
+        compressed[parsed.first] = min(name, other)
+        extra.append(
+          JournalCore.Sealed(first: parsed.first, kind: .compressed, name: max(name, other)))
+      } else {
+        compressed[parsed.first] = name
       }
+    }
+    for segment in extra {
+      try quarantine(segment, report: &report)
+      changed = true
     }
     var segments: [JournalCore.Sealed] = []
     for first in Set(logs.keys).union(compressed.keys).sorted() {
@@ -425,74 +430,33 @@ struct JournalOpener {
     return (reader.previousSequence, reader.peakBytes, Int(reader.records))
   }
 
-  /// Checks a sealed compressed segment's header and trailer only. Its blocks are not read:
-  /// the `.zst` was renamed into place only after it was durable, and every block is checked
-  /// by its CRC when a reader reaches it (a damaged block is refused then, with
-  /// ``StoreError/Code/corrupt``). So open costs the active segment, not the backlog.
-  private func checkCompressedEnds(_ segment: JournalCore.Sealed) throws(StoreError) -> (
-    lastSequence: UInt64, peak: Int, records: Int, bytes: UInt64
-  ) {
-    let path = StorePath.join(directory, segment.name)
-    func corrupt(_ why: String, at offset: UInt64) -> StoreError {
-      StoreError(
-        .corrupt, "compressed journal segment is damaged at offset \(offset): \(why)",
-        path: path, cause: JournalDamage(path: path, offset: offset, length: 0))
-    }
-    let handle = try fileSystem.open(path, .readOnly)
-    defer { try? fileSystem.close(handle) }
-    let size = try fileSystem.size(handle)
-    let headerSize = JournalCompressedSegment.headerSize
-    let trailerSize = JournalCompressedSegment.trailerSize
-    guard size >= UInt64(headerSize + trailerSize) else {
-      throw corrupt("the segment ends without its trailer", at: 0)
-    }
-    let header = try fileSystem.read(handle, count: headerSize, at: 0)
-    let trailerOffset = size - UInt64(trailerSize)
-    let trailerBytes = try fileSystem.read(handle, count: trailerSize, at: trailerOffset)
-    let trailer: JournalCompressedSegment.Trailer
-    do throws(JournalCompressedSegment.Damage) {
-      try JournalCompressedSegment.checkHeader(header, segmentFirst: segment.first)
-      trailer = try JournalCompressedSegment.decodeTrailerBlock(trailerBytes, at: trailerOffset)
-    } catch {
-      throw corrupt(error.reason, at: error.offset)
-    }
-    return (trailer.lastSequence, headerSize + trailerSize, Int(trailer.records), size)
-  }
-
   /// Where a compressed segment's records end (its first sequence - 1 if it holds none), how
   /// many it holds and the file's size. A name that records them gives them, and the file is
-  /// not touched: the reader checks them against the trailer and the size when it reaches the
-  /// segment, so an open does not grow with the sealed segments. Otherwise (a name of the
-  /// earlier form, or an open that salvages, which checks every segment's ends and that they
-  /// are what its name records) the header and trailer are checked; a damaged segment is
-  /// refused, or set aside whole by salvage (then `nil`).
+  /// not touched: the read that reaches the segment checks them against its trailer and size
+  /// (and a salvaging journal sets it aside then, see ``Journal/setAsideDamaged(_:)``), so an
+  /// open does not grow with the sealed segments. Otherwise (a name of the earlier form) the
+  /// header and trailer are checked; a damaged segment is refused, or set aside whole by
+  /// salvage (then `nil`).
   private func verifyCompressed(_ segment: JournalCore.Sealed, report: inout JournalRecovery)
     throws(StoreError) -> (end: UInt64, peak: Int, records: Int, bytes: UInt64)?
   {
-    let summary = JournalFileNames.parseSegment(segment.name)?.summary
-    if let summary, !options.salvage, summary.records <= UInt64(Int.max) {
+    if let summary = JournalFileNames.parseSegment(segment.name)?.summary,
+      summary.records <= UInt64(Int.max)
+    {
       return (summary.end, 0, Int(summary.records), summary.bytes)
     }
     do throws(StoreError) {
-      let outcome = try checkCompressedEnds(segment)
-      let end = outcome.records == 0 ? segment.first - 1 : outcome.lastSequence
-      if let summary,
-        summary
-          != JournalFileNames.CompressedSummary(
-            end: end, records: UInt64(outcome.records), bytes: outcome.bytes)
-      {
-        let path = StorePath.join(directory, segment.name)
-        throw StoreError(
-          .corrupt, "compressed segment is not what its name records", path: path,
-          cause: JournalDamage(path: path, offset: 0, length: 0))
-      }
-      guard outcome.records == 0 || outcome.lastSequence >= segment.first else {
-        let path = StorePath.join(directory, segment.name)
-        throw StoreError(
-          .corrupt, "compressed segment trailer claims sequences before the segment",
-          path: path, cause: JournalDamage(path: path, offset: 0, length: 0))
-      }
-      return (end, outcome.peak, outcome.records, outcome.bytes)
+      // Its blocks are not read: the `.zst` was renamed into place only after it was durable,
+      // and every block is checked by its CRC when a reader reaches it (a damaged block is
+      // refused then, with ``StoreError/Code/corrupt``).
+      let path = StorePath.join(directory, segment.name)
+      let handle = try fileSystem.open(path, .readOnly)
+      defer { try? fileSystem.close(handle) }
+      let ends = try JournalCompressedEnds.check(
+        handle, path: path, segmentFirst: segment.first, summary: nil, fileSystem: fileSystem)
+      // The trailer's decoder bounds its record count by `Int.max`.
+      let peak = JournalCompressedSegment.headerSize + JournalCompressedSegment.trailerSize
+      return (ends.end(segmentFirst: segment.first), peak, Int(ends.records), ends.bytes)
     } catch {
       guard error.code == .corrupt else { throw error }
       guard options.salvage else { throw refusal(error) }

@@ -127,21 +127,22 @@ public final class CollectorArchive: Sendable {
   /// - Parameters:
   ///   - signal: Logs or metrics.
   ///   - key: The `Idempotency-Key`, if any.
-  ///   - body: The request as protobuf, gzip-compressed when `bodyIsGzip`.
-  ///   - bodyIsGzip: Whether `body` is gzip-compressed.
+  ///   - body: The request as protobuf, compressed as `bodyCompression` says.
+  ///   - bodyCompression: How `body` is compressed.
   ///   - checksum: CRC32C of the request as uncompressed protobuf.
   ///   - recordCount: Its log records or data points.
   ///   - producers: Its producers and their record counts.
   /// - Throws: The journal's error; the key is then not stored and a retry may store it.
   func store(
-    _ signal: OTLPSignal, key: String?, body: [UInt8], bodyIsGzip: Bool = false,
+    _ signal: OTLPSignal, key: String?, body: [UInt8],
+    bodyCompression: CollectorBodyCompression = .none,
     checksum: UInt32? = nil, recordCount: Int, producers: [CollectorBatch.Producer]
   ) throws(StoreError) -> Outcome {
     let checksum = checksum ?? CRC32C.checksum(body)
     let batch = CollectorBatch(
       signal: signal, key: key ?? "", status: 200, rejected: 0, message: "",
       bodyChecksum: checksum, recordCount: recordCount, producers: producers, body: body,
-      bodyIsGzip: bodyIsGzip)
+      bodyCompression: bodyCompression)
     guard let key, !key.isEmpty else {
       try journal.append(CollectorEntry.batch(batch).encoded())
       state.withLockWakingWaiters { Self.count(batch, in: &$0.stats) }

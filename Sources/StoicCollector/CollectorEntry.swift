@@ -10,14 +10,14 @@ public import StoicForwarding
 /// | 0 | 1 | kind: 1 a stored batch, 2 a suppressed duplicate, 3 a key conflict |
 /// | 1 | 1 | format version: 1, or 2 for a batch whose body is compressed |
 /// | 2 | 1 | signal: 1 logs, 2 metrics |
-/// | 3 | 1 | version 1: reserved, 0; version 2: the body's compression, 1 gzip |
+/// | 3 | 1 | version 1: reserved, 0; version 2: the body's compression, 1 gzip, 2 zstd |
 ///
 /// A batch (kind 1) continues with `status:u16 | rejected:i64 | bodyCRC32C:u32 |
 /// recordCount:u32`, then `key`, `message` (the stored response's partial-success message)
 /// as `length:u16 | UTF-8`, then `producerCount:u16` and per producer `name` (as above) and
 /// `records:u32`, then `bodyLength:u32 | body`: the request as protobuf, either as received
-/// (a protobuf request, kept in its `Content-Encoding`: a gzip body is stored as it came,
-/// a fifth of the bytes to write and sync) or re-encoded from what was decoded (a JSON
+/// (a protobuf request, kept in its `Content-Encoding`: a gzip or zstd body is stored as it
+/// came, a fifth of the bytes to write and sync) or re-encoded from what was decoded (a JSON
 /// request). The CRC is always that of the uncompressed protobuf. A duplicate (kind 2) and a
 /// key conflict (kind 3) continue with their `key`.
 ///
@@ -51,9 +51,6 @@ public enum CollectorEntry: Equatable, Sendable {
   /// The version of a batch whose body is compressed: 2.
   static let compressedVersion: UInt8 = 2
 
-  /// The compression byte of a gzip body.
-  static let gzip: UInt8 = 1
-
   /// The record's bytes, written with the package's byte cursor (as ``decode(_:withBody:)``
   /// reads them with its reader).
   func encoded() -> [UInt8] {
@@ -62,8 +59,8 @@ public enum CollectorEntry: Equatable, Sendable {
     case .batch(let batch):
       writer.bytes.reserveCapacity(batch.body.count + 64 + batch.key.utf8.count)
       writer.raw([
-        Kind.batch, batch.bodyIsGzip ? Self.compressedVersion : Self.version,
-        Self.code(batch.signal), batch.bodyIsGzip ? Self.gzip : 0,
+        Kind.batch, batch.bodyCompression == .none ? Self.version : Self.compressedVersion,
+        Self.code(batch.signal), batch.bodyCompression.rawValue,
       ])
       writer.u16(UInt16(clamping: batch.status))
       writer.i64(batch.rejected)
@@ -103,10 +100,11 @@ public enum CollectorEntry: Equatable, Sendable {
       let signal = signal(signalCode),
       let compression = bytes.readLittleEndian(UInt8.self, at: Offset.compression)
     else { return nil }
-    let gzipBody: Bool
-    switch (entryVersion, compression) {
-    case (version, _): gzipBody = false
-    case (compressedVersion, gzip) where kind == Kind.batch: gzipBody = true
+    let bodyCompression: CollectorBodyCompression
+    switch (entryVersion, CollectorBodyCompression(rawValue: compression)) {
+    case (version, _): bodyCompression = .none
+    case (compressedVersion, .some(let coded)) where kind == Kind.batch && coded != .none:
+      bodyCompression = coded
     default: return nil
     }
     var cursor = ByteReader(bytes, at: Offset.body)
@@ -141,7 +139,7 @@ public enum CollectorEntry: Equatable, Sendable {
         CollectorBatch(
           signal: signal, key: key, status: Int(status), rejected: rejected, message: message,
           bodyChecksum: checksum, recordCount: Int(recordCount), producers: producers,
-          body: body, bodyIsGzip: gzipBody))
+          body: body, bodyCompression: bodyCompression))
     default:
       return nil
     }
@@ -192,25 +190,39 @@ public struct CollectorBatch: Equatable, Sendable {
   public var recordCount: Int
   /// Its producers, each with its records' count.
   public var producers: [Producer]
-  /// The request as protobuf, gzip-compressed when ``bodyIsGzip`` (empty when decoded without
-  /// the body).
+  /// The request as protobuf, compressed as ``bodyCompression`` says (empty when decoded
+  /// without the body).
   public var body: [UInt8]
-  /// Whether ``body`` is gzip-compressed.
-  public var bodyIsGzip = false
+  /// How ``body`` is compressed.
+  public var bodyCompression = CollectorBodyCompression.none
+
+  /// Whether ``body`` is gzip-compressed (``bodyCompression`` is ``CollectorBodyCompression/gzip``);
+  /// setting it to `false` marks a gzip body uncompressed.
+  public var bodyIsGzip: Bool {
+    get { bodyCompression == .gzip }
+    set {
+      if newValue {
+        bodyCompression = .gzip
+      } else if bodyCompression == .gzip {
+        bodyCompression = .none
+      }
+    }
+  }
 
   /// The request as uncompressed protobuf, or `nil` when a compressed body does not
   /// decompress (damage the journal's CRC missed) or expands past `limit` bytes.
   func protobuf(limit: Int) -> [UInt8]? {
-    guard bodyIsGzip else { return body }
-    return try? Gzip.decompress(body, maxOutputSize: limit)
+    bodyCompression.decompress(body, limit: limit)
   }
 
-  /// What is wrong with the stored body (decoded with it), or `nil`: a body marked gzip that is
-  /// not gzip (or expands past `limit` bytes), or one whose request, uncompressed, does not
-  /// have the CRC32C stored beside it.
+  /// What is wrong with the stored body (decoded with it), or `nil`: a body marked compressed
+  /// that does not decompress (or expands past `limit` bytes), or one whose request,
+  /// uncompressed, does not have the CRC32C stored beside it.
   public func bodyProblem(limit: Int) -> String? {
     guard let protobuf = protobuf(limit: limit) else {
-      return "its body is marked gzip but does not decompress (within \(limit) bytes)"
+      return
+        "its body is marked \(bodyCompression.contentEncoding) but does not decompress "
+        + "(within \(limit) bytes)"
     }
     guard CRC32C.checksum(protobuf) == bodyChecksum else {
       return "its body does not match the CRC32C stored with it"

@@ -159,15 +159,15 @@ final class CollectorService: Sendable {
       BodyOutcome(response: .otlpFailure(status, message, encoding: encoding))
     }
     var bytes = body
-    let gzipped: Bool
+    let compression: CollectorBodyCompression
     switch head.header("Content-Encoding")?.lowercased().trimmingCharacters(in: " \t") {
     case nil, "", "identity":
-      gzipped = false
+      compression = .none
       guard body.count <= options.limits.maxDecodedBodyBytes else {
         return fail(413, "the body is larger than \(options.limits.maxDecodedBodyBytes) bytes")
       }
     case "gzip":
-      gzipped = true
+      compression = .gzip
       do {
         bytes = try Gzip.decompress(body, maxOutputSize: options.limits.maxDecodedBodyBytes)
       } catch  where error.code == .tooLarge {
@@ -177,8 +177,7 @@ final class CollectorService: Sendable {
         return fail(400, "the gzip body does not decompress: \(error.message)")
       }
     case "zstd":
-      // Stored decompressed: only a gzip body is kept as it came.
-      gzipped = false
+      compression = .zstd
       do throws(StoreError) {
         bytes = try Zstd.decompress(
           body, maxOutputSize: options.limits.maxDecodedBodyBytes, overLimit: .quotaExceeded)
@@ -210,13 +209,14 @@ final class CollectorService: Sendable {
         }
       return fail(400, "the body is not \(what) in \(encoding.rawValue): \(error)")
     }
-    // A protobuf request is stored as it came (a gzip body still compressed: fewer bytes to
-    // write and sync); a JSON one as the protobuf it decoded to.
-    let stored = decoded.normalized ?? (gzipped ? body : bytes)
+    // A protobuf request is stored as it came (a gzip or zstd body still compressed: fewer
+    // bytes to write and sync); a JSON one as the protobuf it decoded to.
+    let stored = decoded.normalized ?? (compression == .none ? bytes : body)
     let outcome: CollectorArchive.Outcome
     do {
       outcome = try archive.store(
-        signal, key: key, body: stored, bodyIsGzip: decoded.normalized == nil && gzipped,
+        signal, key: key, body: stored,
+        bodyCompression: decoded.normalized == nil ? compression : .none,
         checksum: CRC32C.checksum(decoded.normalized ?? bytes), recordCount: decoded.recordCount,
         producers: decoded.producers)
     } catch  where error.code == .invalidArgument {

@@ -282,7 +282,9 @@ struct CollectorStoreCommandTests {
     }
   }
 
-  @Test("verify checks each batch's body: not gzip though marked so, or not its CRC, is damage")
+  @Test(
+    "verify checks each batch's body: not gzip or zstd though marked so, or not its CRC, is damage"
+  )
   func bodyChecks() async throws {
     try await StoicProcess.withAsyncScratch { scratch in
       let directory = scratch + "/data"
@@ -293,19 +295,24 @@ struct CollectorStoreCommandTests {
       let notGzip = CollectorBatch(
         signal: .logs, key: "not-gzip", status: 200, rejected: 0, message: "",
         bodyChecksum: CRC32C.checksum(request), recordCount: 1, producers: [], body: request,
-        bodyIsGzip: true)
+        bodyCompression: .gzip)
       var wrongCRC = notGzip
       wrongCRC.key = "wrong-crc"
       wrongCRC.bodyIsGzip = false
       wrongCRC.bodyChecksum ^= 1
+      var notZstd = notGzip
+      notZstd.key = "not-zstd"
+      notZstd.bodyCompression = .zstd
       let journal = try Journal.open(directory: directory, fileSystem: PosixFileSystem())
       _ = try journal.append(CollectorEntry.batch(notGzip).encoded())
       _ = try journal.append(CollectorEntry.batch(wrongCRC).encoded())
+      _ = try journal.append(CollectorEntry.batch(notZstd).encoded())
       try journal.close()
       let verify = try StoicProcess.run(["verify", directory])
       #expect(verify.status == 1, "\(verify)")
       #expect(verify.output.contains("batch 6: its body is marked gzip but does not decompress"))
       #expect(verify.output.contains("batch 7: its body does not match the CRC32C stored with it"))
+      #expect(verify.output.contains("batch 8: its body is marked zstd but does not decompress"))
     }
   }
 

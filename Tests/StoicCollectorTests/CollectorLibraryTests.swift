@@ -179,13 +179,25 @@ struct CollectorLibraryTests {
     var compressed = batch
     compressed.body = [0x1F, 0x8B, 8, 0]
     compressed.bodyIsGzip = true
+    #expect(compressed.bodyCompression == .gzip)
+    var zstd = batch
+    zstd.body = [0x28, 0xB5, 0x2F, 0xFD]
+    zstd.bodyCompression = .zstd
     let entries: [CollectorEntry] = [
       .batch(batch), .duplicate(signal: .logs, key: "k"), .batch(compressed),
-      .conflict(signal: .metrics, key: "k2"),
+      .conflict(signal: .metrics, key: "k2"), .batch(zstd),
     ]
-    // A compressed body is marked as such (version 2), so no reader takes it for protobuf.
-    #expect(CollectorEntry.batch(compressed).encoded()[1] == 2)
-    #expect(CollectorEntry.batch(batch).encoded()[1] == 1)
+    // A compressed body is marked as such (version 2, its compression in byte 3), so no reader
+    // takes it for protobuf.
+    #expect(CollectorEntry.batch(compressed).encoded()[1...3] == [2, 2, 1])
+    #expect(CollectorEntry.batch(zstd).encoded()[1...3] == [2, 2, 2])
+    #expect(CollectorEntry.batch(batch).encoded()[1...3] == [1, 2, 0])
+    // A compressed entry whose compression byte is unknown, or none, is not an entry.
+    for code: UInt8 in [0, 3, 255] {
+      var bytes = CollectorEntry.batch(zstd).encoded()
+      bytes[3] = code
+      #expect(bytes.withUnsafeBytes { CollectorEntry.decode($0, withBody: true) } == nil)
+    }
     for entry in entries {
       let bytes = entry.encoded()
       #expect(bytes.withUnsafeBytes { CollectorEntry.decode($0, withBody: true) } == entry)

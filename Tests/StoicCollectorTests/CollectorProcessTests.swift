@@ -56,6 +56,19 @@ struct CollectorProcessTests {
     let seqs = try archive.logRecords().compactMap { CollectorSamples.seq(of: $0.record) }
     #expect(seqs.sorted() == Array(0..<60))
     #expect(try archive.metrics().count == 6)
+    // A protobuf request is stored in the compression it came in (identity, gzip, zstd), a
+    // JSON one re-encoded uncompressed; every body reads back to its CRC.
+    var compressions: [CollectorBodyCompression] = []
+    try archive.forEachEntry { _, _, entry in
+      if case .batch(let batch) = entry { compressions.append(batch.bodyCompression) }
+    }
+    let protobuf: [CollectorBodyCompression] = [.none, .none, .gzip, .gzip, .zstd, .zstd]
+    let json = [CollectorBodyCompression](repeating: .none, count: 6)
+    let expected = OTLPEncoding.allCases.flatMap { $0 == .protobuf ? protobuf : json }
+    #expect(compressions == expected)
+    var problems: [String] = []
+    try archive.checkBodies(limit: 1 << 20) { _, problem in problems.append(problem) }
+    #expect(problems.isEmpty)
   }
 
   @Test("bad input is answered, never a crash, and never echoed")

@@ -52,7 +52,8 @@ extension StoreExamination {
             ? TextTable.Cell("(none)", .dim) : TextTable.Cell(TerminalText.escaped(batch.key)),
           TextTable.Cell(String(batch.status)), TextTable.Cell(String(batch.recordCount)),
           TextTable.Cell(
-            ByteCount.describe(UInt64(stored.bytes)) + (batch.bodyIsGzip ? " gzip" : "")),
+            ByteCount.describe(UInt64(stored.bytes))
+              + (batch.bodyCompression == .none ? "" : " " + batch.bodyCompression.contentEncoding)),
           TextTable.Cell(String(stored.duplicates)),
           TextTable.Cell(producers.joined(separator: ", ")),
         ])
@@ -101,6 +102,7 @@ extension StoreExamination {
         ("status", .int(Int64(batch.status))), ("rejected", .int(batch.rejected)),
         ("message", .string(batch.message)), ("records", .int(Int64(batch.recordCount))),
         ("bytes", .int(Int64(stored.bytes))), ("gzip", .bool(batch.bodyIsGzip)),
+        ("compression", .string(batch.bodyCompression.contentEncoding)),
         ("replays", .int(Int64(stored.duplicates))),
         (
           "producers",

@@ -1,4 +1,5 @@
-/// The layout of a sealed, compressed segment (`journal-<first>.zst`), format version 2.
+/// The layout of a sealed, compressed segment (`journal-<first>-<end>-<records>-<bytes>.zst`, or
+/// `journal-<first>.zst` as earlier versions named it), format version 2.
 ///
 /// Header: `"STJZ" | version:u8 (2) | 0,0,0 | segmentFirst:u64 | crc32c:u32` (CRC over the 16
 /// bytes before it); any other version is refused as corrupt. Then blocks, each

@@ -110,8 +110,7 @@ extension Journal {
           var records = JournalCompressedReader(
             reader: reader, path: path, segmentFirst: segment.first,
             previousSequence: segment.first - 1, maxRecordSize: options.maxRecordSize,
-            summary: summary, parallel: true,
-            blocks: blocks, resume: resume)
+            parallel: true, blocks: blocks, resume: resume)
           var delivered = false
           do throws(StoreError) {
             while try records.nextBlockBorrowing({ (recordSequence, payload) throws(StoreError) in

@@ -12,8 +12,6 @@ struct JournalCompressedReader {
   let blockLimit: Int
   /// Whether ``nextBlockBorrowing(_:)`` decodes two blocks at once (one on a worker thread).
   let parallel: Bool
-  /// What the segment's name records of it, checked against the file's size and its trailer.
-  let summary: JournalFileNames.CompressedSummary?
   var offset: UInt64 = 0
   var previousSequence: UInt64
   /// Two blocks: the one being handed out and the one decoded ahead of it.
@@ -48,8 +46,8 @@ struct JournalCompressedReader {
   /// checked (its header, and the blocks before it, were checked then).
   init(
     reader: JournalWindowReader, path: String, segmentFirst: UInt64, previousSequence: UInt64,
-    maxRecordSize: Int, summary: JournalFileNames.CompressedSummary?, parallel: Bool = false,
-    blocks: [JournalCompressedBlock]? = nil, resume: JournalBlockIndex.Entry? = nil
+    maxRecordSize: Int, parallel: Bool = false, blocks: [JournalCompressedBlock]? = nil,
+    resume: JournalBlockIndex.Entry? = nil
   ) {
     if let blocks, blocks.count == 2 {
       blocks[0].clear()
@@ -64,7 +62,6 @@ struct JournalCompressedReader {
     self.previousSequence = previousSequence
     self.maxRecordSize = maxRecordSize
     self.parallel = parallel
-    self.summary = summary
     self.blockLimit = max(
       JournalCompressedSegment.maximumBlock,
       JournalRecordBlock.headerSize + 12 + JournalFrame.recordSize(payloadCount: maxRecordSize))
@@ -235,14 +232,6 @@ struct JournalCompressedReader {
     guard count == records, records == 0 || lastSequence == previousSequence else {
       throw corrupt("trailer does not match the blocks", at: position)
     }
-    if let summary {
-      let end = records == 0 ? segmentFirst - 1 : previousSequence
-      guard summary.records == records, summary.end == end else {
-        throw corrupt(
-          "the segment holds \(records) records through \(end), its name records "
-            + "\(summary.records) through \(summary.end)", at: position)
-      }
-    }
     blocks[current].clear()
     finished = true
   }
@@ -260,10 +249,6 @@ struct JournalCompressedReader {
   private mutating func readBlock(into block: JournalCompressedBlock) throws(StoreError) -> Step {
     let headerSize = JournalCompressedSegment.blockHeaderSize
     block.clear()
-    if let summary, summary.bytes != reader.fileSize {
-      throw corrupt(
-        "the segment is \(reader.fileSize) bytes, its name records \(summary.bytes)", at: 0)
-    }
     guard offset + UInt64(headerSize) <= reader.fileSize else {
       throw corrupt("the segment ends without its trailer", at: offset)
     }

@@ -419,13 +419,18 @@ struct JournalOpener {
     let path = StorePath.join(directory, segment.name)
     let handle = try fileSystem.open(path, .readOnly)
     defer { try? fileSystem.close(handle) }
+    // What its name records, if it records it, is checked as a read checks it; the blocks then
+    // against the trailer.
+    if let summary = JournalFileNames.parseSegment(segment.name)?.summary {
+      _ = try JournalCompressedEnds.check(
+        handle, path: path, segmentFirst: segment.first, summary: summary, fileSystem: fileSystem)
+    }
     var reader = JournalCompressedReader(
       reader: JournalWindowReader(
         fileSystem: fileSystem, handle: handle, fileSize: try fileSystem.size(handle),
         window: options.readWindow),
       path: path, segmentFirst: segment.first, previousSequence: segment.first - 1,
-      maxRecordSize: options.maxRecordSize,
-      summary: JournalFileNames.parseSegment(segment.name)?.summary)
+      maxRecordSize: options.maxRecordSize)
     while try reader.next() != nil {}
     return (reader.previousSequence, reader.peakBytes, Int(reader.records))
   }
@@ -440,9 +445,8 @@ struct JournalOpener {
   private func verifyCompressed(_ segment: JournalCore.Sealed, report: inout JournalRecovery)
     throws(StoreError) -> (end: UInt64, peak: Int, records: Int, bytes: UInt64)?
   {
-    if let summary = JournalFileNames.parseSegment(segment.name)?.summary,
-      summary.records <= UInt64(Int.max)
-    {
+    if let summary = JournalFileNames.parseSegment(segment.name)?.summary {
+      // A summary's record count is at most its sequences' (below 2^62): it fits an `Int`.
       return (summary.end, 0, Int(summary.records), summary.bytes)
     }
     do throws(StoreError) {

@@ -71,4 +71,47 @@ struct ForwardingWriteCostTests {
     #expect(!SpoolBatchSource.needsSync(durable: 0, last: 0, from: 1, batch: 100))
     try spool.close()
   }
+
+  @Test("a drain's round ends at what was logged before it: later records go only in whole batches")
+  func roundEndsAtItsStart() async throws {
+    let disk = SimulatedFileSystem()
+    // The app logs three records during each send of the first drain.
+    let during = SleepingLock<(spool: TelemetrySpool?, logged: Int)>((nil, 10))
+    let receiver = FakeReceiver { _ in
+      during.withLock { state in
+        // At most 30 records: a round that chased them would still end.
+        guard let spool = state.spool, state.logged < 40 else { return }
+        for _ in 0..<3 {
+          ForwarderFixture.log(spool, state.logged)
+          state.logged += 1
+        }
+      }
+    }
+    let spool = try ForwarderFixture.openSpool(disk)
+    for index in 0..<10 { ForwarderFixture.log(spool, index) }
+    during.withLock { $0.spool = spool }
+    let forwarder = try await ForwarderFixture.open(spool, receiver, disk: disk)
+    // Batches of 5: records 1-10 in two, 11-15 whole; 16-19 (logged during the third send)
+    // are fewer than a batch and wait. A round that chased them would send 16-19, see three
+    // more, and so on.
+    let first = try await forwarder.drain()
+    let loggedDuringFirst = during.withLock { state in
+      state.spool = nil
+      return state.logged - 10
+    }
+    #expect(first.batchesDelivered == 3, "\(first)")
+    #expect(first.logRecordsDelivered == 15)
+    #expect(loggedDuringFirst == 9)
+    // The next drain sends them: nothing is left behind.
+    let second = try await forwarder.drain()
+    #expect(second.logRecordsDelivered == 4, "\(second)")
+    #expect(try ForwarderFixture.appSequences(receiver) == Array(0..<19))
+    try await forwarder.close()
+    try spool.close()
+    #expect(SpoolBatchSource.formsBatch(from: 10, roundEnd: 10, last: 10, batch: 5))
+    #expect(SpoolBatchSource.formsBatch(from: 11, roundEnd: 10, last: 15, batch: 5))
+    #expect(!SpoolBatchSource.formsBatch(from: 11, roundEnd: 10, last: 14, batch: 5))
+    #expect(!SpoolBatchSource.formsBatch(from: 11, roundEnd: 10, last: 0, batch: 5))
+    #expect(SpoolBatchSource.formsBatch(from: 11, roundEnd: 10, last: 11, batch: 1))
+  }
 }

@@ -161,8 +161,12 @@ public actor Forwarder {
   /// Batches parked after a permanent refusal, with their last error.
   public var parked: [OutboxEntry<SpoolRange>] { get async { await outbox.parked } }
 
-  /// Forms and sends batches until every durable record has been delivered (or parked), or a
-  /// transient failure ends the drain (the report's ``ForwardingReport/haltedBecause``).
+  /// Forms and sends batches until every record logged before the drain's round started has
+  /// been delivered (or parked), or a transient failure ends the drain (the report's
+  /// ``ForwardingReport/haltedBecause``). Records logged during the round go with it in whole
+  /// batches of ``ForwarderOptions/maxRecords``; the rest of them waits for the next round (the
+  /// background loop's next drain, ``ForwarderOptions/interval`` later): a round does not chase
+  /// a steady stream with a small batch, and a sync of the spool, per record that arrives.
   ///
   /// First takes a metrics sample (`MetricsSpool.flush()`, on the forwarder's
   /// thread), so current metric values go with this drain: a short-lived program's counters
@@ -388,8 +392,11 @@ public actor Forwarder {
     _ report: inout ForwardingReport, progress: (@Sendable (ForwardingReport) -> Void)?
   ) async throws(StoreError) {
     try await discardLost(&report)
+    // The round's end: a batch of what is logged after this point goes only once full.
+    var roundEnd: [SpoolStream: UInt64] = [:]
+    for stream in SpoolStream.allCases { roundEnd[stream] = source.lastSequence(stream) }
     while true {
-      let formed = try await formBatches(&report)
+      let formed = try await formBatches(&report, roundEnd: roundEnd)
       let pending = await outbox.pending
       if pending.isEmpty {
         try await release(&report)
@@ -445,8 +452,12 @@ public actor Forwarder {
 
   /// Forms up to ``ForwarderOptions/lookahead`` batches per stream and records them in the
   /// outbox with one durable write; returns how many were recorded. The cursors move only once
-  /// the write is durable.
-  private func formBatches(_ report: inout ForwardingReport) async throws(StoreError) -> Int {
+  /// the write is durable. Past `roundEnd` (each stream's last sequence when the round started)
+  /// a batch is formed only when a whole one is there
+  /// (``SpoolBatchSource/formsBatch(from:roundEnd:last:batch:)``).
+  private func formBatches(
+    _ report: inout ForwardingReport, roundEnd: [SpoolStream: UInt64]
+  ) async throws(StoreError) -> Int {
     var formed: [(item: SpoolRange, key: String)] = []
     var next = cursors
     for stream in SpoolStream.allCases {
@@ -454,6 +465,11 @@ public actor Forwarder {
       while count < options.lookahead {
         let start = next[stream] ?? 1
         let source = self.source
+        guard
+          SpoolBatchSource.formsBatch(
+            from: start, roundEnd: roundEnd[stream] ?? 0, last: source.lastSequence(stream),
+            batch: options.maxRecords)
+        else { break }
         guard
           let range = try await reader.run({ () throws(StoreError) in
             try source.formBatch(stream, from: start)

@@ -95,6 +95,18 @@ public struct SpoolBatchSource: Sendable {
     try stream.forwarded.release(spool, through: sequence)
   }
 
+  /// Whether a drain's round forms a batch from `start`: always up to `roundEnd`, the stream's
+  /// last sequence when the round started; past it only when `batch` records are there (by
+  /// `last`, the stream's last sequence now). A round thus ends once it has sent what was
+  /// logged before it began, instead of chasing a steady stream with a batch (and a sync, and
+  /// outbox writes, and a checkpoint) per few records logged meanwhile, while a stream faster
+  /// than the round still goes on in whole batches.
+  static func formsBatch(from start: UInt64, roundEnd: UInt64, last: UInt64, batch: Int) -> Bool {
+    if start <= roundEnd { return true }
+    guard last >= start else { return false }
+    return last - start >= UInt64(max(batch, 1) - 1)
+  }
+
   /// Whether a batch from `start` needs a sync first: records after the durable ones are in
   /// the journal, and the durable ones from `start` on are fewer than `batch`. Under a steady
   /// stream the batch is formed from what the spool's own policy made durable, without a

@@ -39,6 +39,7 @@ struct JournalCrashTests {
   static func options(mapped: Bool, syncPolicy: SyncPolicy = .always) -> JournalOptions {
     var options = JournalOptions(syncPolicy: syncPolicy, mappedAppends: mapped)
     options.zeroAheadBytes = 64
+    options.zeroAheadMinimumRate = 0
     return options
   }
 

@@ -3,6 +3,10 @@ import Testing
 @testable import StoicStore
 @testable import StoicTesting
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Appends through a mapping of the active segment: the preallocated zeros after the last
 /// frame, their cut at seal and close, a crash that leaves them, growth, and the fallback to
 /// positional writes when no mapping can be made.
@@ -200,6 +204,70 @@ struct JournalMappingTests {
     let base = try #require(plain.first)
     #expect(zeroing.allSatisfy { $0 == base + 1 }, "\(zeroing) against \(base)")
     try journal.close()
+  }
+
+  @Test("zeros ahead stop while the appends between two syncs come slowly; a burst resumes them")
+  func zerosAheadFollowTheRate() throws {
+    let disk = SimulatedFileSystem()
+    var options = JournalOptions(syncPolicy: .never, segmentSize: 1 << 20)
+    options.compressSealedSegments = false
+    options.zeroAheadBytes = 1024
+    options.zeroAheadMinimumRate = 64 << 10
+    let journal = try Journal.open(directory: directory, fileSystem: disk, options: options)
+    let payload = [UInt8](repeating: 0xA5, count: 300)
+    func state() throws -> (end: UInt64, zeroed: UInt64, length: UInt64) {
+      try journal.state.withLock { core in
+        (
+          try #require(core.active?.end), try #require(core.active?.zeroedEnd),
+          try #require(core.active?.mapping?.length)
+        )
+      }
+    }
+    /// Where zeros ahead would be by now if they were on.
+    func due(_ state: (end: UInt64, zeroed: UInt64, length: UInt64)) -> UInt64 {
+      min(state.end + 1024, state.length / 1024 * 1024)
+    }
+    // Until the journal knows a rate (two syncs), it writes zeros ahead.
+    try journal.append(payload)
+    #expect(try state().zeroed >= due(state()))
+    try journal.sync()
+    // 316 bytes in 50 ms, about 6,000 a second: below the rate that pays.
+    usleep(50_000)
+    try journal.append(payload)
+    try journal.sync()
+    let slow = try state()
+    // Five more, 20 ms apart: still slow when they cross a chunk and look again.
+    for _ in 0..<5 {
+      usleep(20_000)
+      try journal.append(payload)
+    }
+    let afterSlow = try state()
+    #expect(afterSlow.end >= slow.end + 1024)
+    #expect(afterSlow.zeroed == slow.zeroed)
+    #expect(afterSlow.zeroed < due(afterSlow), "zeros written at about 16,000 bytes a second")
+    // A burst of 31,600 bytes: the next look finds the appends fast, before any sync.
+    for _ in 0..<100 { try journal.append(payload) }
+    let burst = try state()
+    #expect(burst.zeroed > afterSlow.zeroed)
+    #expect(burst.zeroed >= due(burst), "\(burst)")
+    let segment = try #require(Support.activeSegment(on: disk))
+    let bytes = try #require(disk.contents(segment))
+    #expect(bytes[Int(burst.end)..<Int(burst.zeroed)].allSatisfy { $0 == 0 })
+    #expect(try journal.records().map(\.payload) == Array(repeating: payload, count: 107))
+    try journal.close()
+    #expect(
+      JournalZerosAhead.payOff(appended: 1 << 20, nanoseconds: 10_000_000, minimumRate: 16 << 20))
+    #expect(
+      !JournalZerosAhead.payOff(appended: 230_000, nanoseconds: 100_000_000, minimumRate: 16 << 20))
+    #expect(
+      JournalZerosAhead.payOff(
+        appended: 16 << 20, nanoseconds: 1_000_000_000, minimumRate: 16 << 20))
+    #expect(
+      !JournalZerosAhead.payOff(
+        appended: (16 << 20) - 1, nanoseconds: 1_000_000_000, minimumRate: 16 << 20))
+    #expect(JournalZerosAhead.payOff(appended: 0, nanoseconds: 1_000_000_000, minimumRate: 0))
+    #expect(JournalZerosAhead.payOff(appended: 0, nanoseconds: 0, minimumRate: 16 << 20))
+    #expect(!JournalZerosAhead.payOff(appended: 10, nanoseconds: .max, minimumRate: 1))
   }
 
   @Test("each sync gives back the mapped pages below the synced end; nothing is lost by it")

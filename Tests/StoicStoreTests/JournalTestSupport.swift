@@ -166,6 +166,7 @@ enum JournalTestSupport {
     options.maxRecordSize = 256
     // Zeros written ahead in chunks smaller than a record: every crash test crosses many.
     options.zeroAheadBytes = 32
+    options.zeroAheadMinimumRate = 0
     return options
   }
 

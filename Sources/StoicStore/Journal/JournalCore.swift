@@ -30,6 +30,9 @@ struct JournalCore {
     /// Bytes `[.., zeroedEnd)` beyond ``end`` were written with zeros ahead of the appends
     /// (see ``Journal/writeZeros(through:within:core:)``).
     var zeroedEnd: UInt64 = 0
+    /// While zeros ahead are off (``JournalCore/zerosAhead``), where an append next asks
+    /// whether the appends since the last sync came fast enough to turn them on.
+    var zeroCheckAt: UInt64 = 0
   }
 
   /// Whether appends write through a file mapping; turned off for the rest of the journal's
@@ -93,6 +96,27 @@ struct JournalCore {
   var lowWater: UInt64 = 0
   /// Records appended since the last sync.
   var unsyncedRecords = 0
+  /// Whether appends write zeros ahead of themselves now (``JournalZerosAhead``), decided at
+  /// each sync of the active segment from the rate of the appends since the one before, and
+  /// turned on between syncs once the appends since the last one come fast enough.
+  var zerosAhead = true
+  /// When the last sync of the active segment ended (`DispatchTime`'s uptime, nanoseconds);
+  /// 0 before the first. A number, not an optional `ContinuousClock.Instant`: with one, every
+  /// append copied the whole state (BENCHMARKS.md, "zeros ahead only while they pay").
+  var lastSyncEnded: UInt64 = 0
+  /// Bytes of frames written since open, over every segment (the appends' rate is measured
+  /// in it: at full speed a segment fills between two syncs).
+  var appendedBytes: UInt64 = 0
+  /// ``appendedBytes`` when the last sync ended.
+  var appendedAtLastSync: UInt64 = 0
+  /// Bytes of frames written since the last sync ended.
+  var appendedSinceSync: UInt64 { appendedBytes - min(appendedAtLastSync, appendedBytes) }
+
+  /// Counts `count` bytes of frames written (saturating: a count, never a trap).
+  mutating func countAppended(_ count: Int) {
+    let (sum, overflow) = appendedBytes.addingReportingOverflow(UInt64(max(count, 0)))
+    appendedBytes = overflow ? .max : sum
+  }
   /// A sync is running outside the lock (or its leader is gathering or sealing): the active
   /// handle must not be replaced or closed.
   var syncInFlight: Bool { groupCommit.leading }

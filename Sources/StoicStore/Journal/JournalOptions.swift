@@ -51,6 +51,11 @@ public struct JournalOptions: Sendable {
   /// ``Journal/writeZeros(through:within:core:)``); 0 turns it off. Tests use small chunks to cross
   /// many of them.
   var zeroAheadBytes = 256 << 10
+  /// The rate of appends, bytes a second between the journal's last two syncs, at or above
+  /// which they write zeros ahead of themselves (``JournalZerosAhead``): 16 MiB a second (about
+  /// 80,000 records of 200 bytes). 0 writes them at any rate (the crash tests, which must cross
+  /// many chunks).
+  var zeroAheadMinimumRate: UInt64 = 16 << 20
   /// Where reads of compressed segments borrow their block buffers: the process's pool, or a
   /// test's own (so that what another journal left there does not count in its measures).
   var blockPool = JournalCompressedBlockPool.shared

@@ -256,6 +256,7 @@ extension Journal {
       writeZeros(through: newEnd, within: mapping.length, core: &core)
       try mapping.write(count: count, at: end, fill)
       core.active?.end = newEnd
+      core.countAppended(count)
       return
     }
     guard let handle = core.active?.handle else {
@@ -286,6 +287,7 @@ extension Journal {
       throw error
     }
     core.active?.end = newEnd
+    core.countAppended(count)
   }
 
   /// The active segment's mapping, grown (4 KiB, doubling, up to the segment size or the
@@ -319,7 +321,8 @@ extension Journal {
 
   /// Before frames are stored up to `target`, writes zeros (positionally) into the mapped
   /// tail, in chunks of ``JournalOptions/zeroAheadBytes``, up to at least one chunk past
-  /// `target` and at most to the mapped `length`. The frames then find their pages in the page
+  /// `target` and at most to the mapped `length`, while the appends come fast enough for it
+  /// to pay (``JournalZerosAhead``). The frames then find their pages in the page
   /// cache as folios of a chunk each, and one page fault maps a whole chunk; a page of the
   /// preallocated tail that nothing wrote costs a fault of its own (BENCHMARKS.md, "What
   /// changed in the journal for these figures", has the cost per page and per record).
@@ -335,6 +338,19 @@ extension Journal {
     guard chunk > 0, let zeroedEnd = core.active?.zeroedEnd, zeroedEnd < target + chunk,
       let end = core.active?.end, let handle = core.active?.handle
     else { return }
+    // Off while the appends come too slowly for zeros ahead to pay (`JournalZerosAhead`):
+    // looked at again once a chunk more is appended, so a burst turns them on within a chunk.
+    if !core.zerosAhead {
+      guard target >= core.active?.zeroCheckAt ?? 0 else { return }
+      core.active?.zeroCheckAt = target + chunk
+      let now = DispatchTime.now().uptimeNanoseconds
+      guard core.lastSyncEnded > 0,
+        JournalZerosAhead.payOff(
+          appended: core.appendedSinceSync, nanoseconds: now - min(core.lastSyncEnded, now),
+          minimumRate: options.zeroAheadMinimumRate)
+      else { return }
+      core.zerosAhead = true
+    }
     let boundary =
       options.mutations.contains(.zerosOverTheEnd)
       ? end / chunk * chunk : (end + chunk - 1) / chunk * chunk

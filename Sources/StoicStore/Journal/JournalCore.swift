@@ -112,6 +112,16 @@ struct JournalCore {
   /// Bytes of frames written since the last sync ended.
   var appendedSinceSync: UInt64 { appendedBytes - min(appendedAtLastSync, appendedBytes) }
 
+  /// Whether the appends since the last sync came at `minimumRate` bytes a second or faster
+  /// by `now` (`DispatchTime`'s uptime, nanoseconds; ``JournalZerosAhead``); `nil` before the
+  /// first sync.
+  func appendsPayForZeros(now: UInt64, minimumRate: UInt64) -> Bool? {
+    guard lastSyncEnded > 0 else { return nil }
+    return JournalZerosAhead.payOff(
+      appended: appendedSinceSync, nanoseconds: now - min(lastSyncEnded, now),
+      minimumRate: minimumRate)
+  }
+
   /// Counts `count` bytes of frames written (saturating: a count, never a trap).
   mutating func countAppended(_ count: Int) {
     let (sum, overflow) = appendedBytes.addingReportingOverflow(UInt64(max(count, 0)))

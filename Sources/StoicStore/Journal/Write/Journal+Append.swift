@@ -343,11 +343,10 @@ extension Journal {
     if !core.zerosAhead {
       guard target >= core.active?.zeroCheckAt ?? 0 else { return }
       core.active?.zeroCheckAt = target + chunk
-      let now = DispatchTime.now().uptimeNanoseconds
-      guard core.lastSyncEnded > 0,
-        JournalZerosAhead.payOff(
-          appended: core.appendedSinceSync, nanoseconds: now - min(core.lastSyncEnded, now),
-          minimumRate: options.zeroAheadMinimumRate)
+      guard
+        core.appendsPayForZeros(
+          now: DispatchTime.now().uptimeNanoseconds, minimumRate: options.zeroAheadMinimumRate)
+          == true
       else { return }
       core.zerosAhead = true
     }

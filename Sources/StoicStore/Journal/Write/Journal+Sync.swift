@@ -148,21 +148,19 @@ extension Journal {
       throw error
     }
     let woken = state.withLock { core in
-      let ended = ContinuousClock.now
       core.unsyncedRecords = Int(clamping: core.lastSequence - min(sequence, core.lastSequence))
       if let syncedEnd = core.active?.syncedEnd { core.active?.syncedEnd = max(syncedEnd, end) }
       let now = DispatchTime.now().uptimeNanoseconds
-      if core.lastSyncEnded > 0 {
-        core.zerosAhead = JournalZerosAhead.payOff(
-          appended: core.appendedSinceSync, nanoseconds: now - min(core.lastSyncEnded, now),
-          minimumRate: options.zeroAheadMinimumRate)
-        if !core.zerosAhead, let activeEnd = core.active?.end {
+      if let pays = core.appendsPayForZeros(now: now, minimumRate: options.zeroAheadMinimumRate) {
+        core.zerosAhead = pays
+        if !pays, let activeEnd = core.active?.end {
           core.active?.zeroCheckAt = activeEnd + UInt64(options.zeroAheadBytes)
         }
       }
       core.lastSyncEnded = now
       core.appendedAtLastSync = core.appendedBytes
-      let woken = core.groupCommit.synced(through: sequence, duration: ended - started)
+      let woken = core.groupCommit.synced(
+        through: sequence, duration: ContinuousClock.now - started)
       writeMarker(core: &core, durableSequence: sequence, durableEnd: end)
       defer { core.exclusiveWaiters = [] }
       return woken + core.exclusiveWaiters

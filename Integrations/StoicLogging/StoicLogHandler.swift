@@ -87,14 +87,14 @@
     /// Writes the record into the spool (see `LogSpool.log(_:)`).
     ///
     /// When the call's metadata is all the record has (the handler has none, the provider gives
-    /// none, no error) and its values are strings, the spool encodes swift-log's dictionary where
-    /// it is: no merged dictionary, no allocation beyond swift-log's own.
+    /// none, no error), the spool encodes swift-log's dictionary where it is: no merged
+    /// dictionary, and for string values no allocation beyond swift-log's own.
     public func log(event: LogEvent) {
       let provided = metadataProvider?.get()
-      if converted.isEmpty, event.error == nil, provided?.isEmpty ?? true,
-        let call = CallMetadata(event.metadata)
-      {
-        spool.log(LogRecordInput(event, label: label, metadataPairs: call))
+      if converted.isEmpty, event.error == nil, provided?.isEmpty ?? true {
+        spool.log(
+          LogRecordInput(
+            event, label: label, metadataPairs: CallMetadata(metadata: event.metadata ?? [:])))
         return
       }
       var merged = converted
@@ -118,29 +118,21 @@
     /// OpenTelemetry's semantic conventions name it.
     static let exceptionTypeKey = "exception.type"
 
-    /// A call's metadata whose values are all strings, handed to the spool as it is: each
-    /// value is the same `.string` at both of the spool's walks, at no allocation.
+    /// A call's metadata handed to the spool as it is, each value converted as the spool walks
+    /// it: a string at no allocation, a string-convertible value as its description then (the
+    /// spool keeps one walk's pairs whole, see `LogMetadataPairs`).
     struct CallMetadata: LogMetadataPairs {
       let metadata: Logger.Metadata
-
-      /// `metadata` (none when `nil`), or `nil` when a value is not a string (a string-
-      /// convertible's description is taken once, a container converted once: the merged path).
-      init?(_ metadata: Logger.Metadata?) {
-        guard let metadata else {
-          self.metadata = [:]
-          return
-        }
-        for value in metadata.values {
-          guard case .string = value else { return nil }
-        }
-        self.metadata = metadata
-      }
 
       var pairCount: Int { metadata.count }
 
       func forEachPair(_ body: (String, LogMetadataValue) -> Void) {
         for (key, value) in metadata {
-          if case .string(let text) = value { body(key, .string(text)) }
+          if case .string(let text) = value {
+            body(key, .string(text))
+          } else {
+            body(key, StoicLogHandler.convert(value))
+          }
         }
       }
     }

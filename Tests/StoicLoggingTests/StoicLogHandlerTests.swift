@@ -155,6 +155,32 @@
       try telemetry.close()
     }
 
+    /// A value whose description is a byte longer at every call.
+    final class Growing: CustomStringConvertible, @unchecked Sendable {
+      var calls = 0
+      var description: String {
+        calls += 1
+        return String(repeating: "x", count: 2000 + calls)
+      }
+    }
+
+    @Test("a call's string-convertible whose description changes is stored as taken once")
+    func changingDescription() throws {
+      let telemetry = try Self.spool(SimulatedFileSystem())
+      let logger = Logger(label: "changing") {
+        StoicLogHandler(label: $0, spool: telemetry, metadataProvider: nil)
+      }
+      let growing = Growing()
+      // More than the spool encodes on the stack: it takes the pairs again, into a dictionary.
+      logger.info("big", metadata: ["grows": .stringConvertible(growing), "a": "1"])
+      let record = try #require(try Self.appRecords(telemetry).first)
+      #expect(
+        record.metadata["grows"]
+          == .stringConvertible(String(repeating: "x", count: 2000 + growing.calls)))
+      #expect(record.metadata["a"] == .string("1"))
+      try telemetry.close()
+    }
+
     @Test("redacted keys are redacted in a call's metadata handed over as it is")
     func redactionOfCallMetadata() throws {
       let telemetry = try TelemetrySpool.open(

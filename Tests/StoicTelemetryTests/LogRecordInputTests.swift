@@ -10,8 +10,8 @@ import Testing
 @Suite("Log record input")
 struct LogRecordInputTests {
   /// Pairs that count their walks (the spool walks them once, encoding them on the stack, or
-  /// when they do not fit there three times: that try, then to size and to encode), and that no
-  /// dictionary is built from them on the log path.
+  /// when they do not fit there twice: that try, then into a dictionary it sizes and encodes),
+  /// and that no dictionary is built from them on the log path when they fit.
   struct CountedPairs: LogMetadataPairs, @unchecked Sendable {
     let pairs: [(String, LogMetadataValue)]
     let walks = Counter()
@@ -100,7 +100,7 @@ struct LogRecordInputTests {
     let spool = try SpoolTestSupport.open(disk)
     let sequence = try #require(spool.logs.log(input))
     let mapSize = 8 + valueBytes
-    #expect(pairs.walks.count == (mapSize < LogRecordFormat.metadataScratchSize ? 1 : 3))
+    #expect(pairs.walks.count == (mapSize < LogRecordFormat.metadataScratchSize ? 1 : 2))
     try spool.close()
     let reopened = try SpoolTestSupport.open(disk)
     defer { try? reopened.close() }
@@ -130,6 +130,42 @@ struct LogRecordInputTests {
       #expect(viaScratch == direct)
       #expect(try LogRecordFormat.decode(viaScratch, sequence: 1).input == input)
     }
+  }
+
+  /// Pairs whose one value is a description taken at each walk, a byte longer every time.
+  struct GrowingPairs: LogMetadataPairs, @unchecked Sendable {
+    let base: Int
+    let walks = CountedPairs.Counter()
+
+    var pairCount: Int { 1 }
+
+    func forEachPair(_ body: (String, LogMetadataValue) -> Void) {
+      walks.count += 1
+      body("grows", .stringConvertible(String(repeating: "x", count: base + walks.count)))
+    }
+  }
+
+  @Test(
+    "pairs that change from walk to walk are stored as one walk gave them, on the stack or not",
+    arguments: [100, 2000])
+  func pairsChangingBetweenWalks(base: Int) throws {
+    let disk = SimulatedFileSystem()
+    let spool = try SpoolTestSupport.open(disk)
+    let pairs = GrowingPairs(base: base)
+    let sequence = try #require(
+      spool.logs.log(
+        LogRecordInput(
+          level: .info, label: "l", message: "m", metadataPairs: pairs, source: "s", file: "f",
+          function: "g", line: 7)))
+    try spool.close()
+    let reopened = try SpoolTestSupport.open(disk)
+    defer { try? reopened.close() }
+    let record = try #require(
+      try SpoolTestSupport.records(reopened).first { $0.sequence == sequence })
+    // The last walk's value, whole: the size and the bytes came from the same walk.
+    #expect(
+      record.metadata["grows"]
+        == .stringConvertible(String(repeating: "x", count: base + pairs.walks.count)))
   }
 
   @Test("pairs go through redaction as a dictionary does")

@@ -126,15 +126,16 @@ struct LogMetadataStorage: Sendable, Hashable {
 /// (``LogRecordInput/init(level:label:message:metadataPairs:source:file:function:line:)``).
 /// ``LogMetadata`` itself is one.
 ///
-/// The spool walks the pairs twice, once to size the record and once to encode it into the
-/// journal's mapped tail: ``forEachPair(_:)`` must give the same pairs, in the same order, at
-/// every call (a value whose text could change between the walks, such as a description
-/// computed on demand, belongs in a ``LogMetadata`` instead). Keys are unique.
+/// The spool takes one walk's pairs whole: it walks them once, encoding them on the stack, and
+/// when they encode to more than ``LogRecordFormat/metadataScratchSize`` bytes it walks them
+/// once more into a ``LogMetadata``, which it then sizes and encodes. So a walk may give values
+/// another walk would not (a description computed at each call): the record holds one walk's
+/// pairs, never a mix. Keys are unique.
 public protocol LogMetadataPairs {
   /// How many pairs ``forEachPair(_:)`` gives.
   var pairCount: Int { get }
 
-  /// Calls `body` with every key and value, the same pairs in the same order at every call.
+  /// Calls `body` with every key and value.
   func forEachPair(_ body: (String, LogMetadataValue) -> Void)
 }
 

@@ -82,7 +82,9 @@ extension RecordSpool where Format == LogRecordFormat {
   /// The metadata is encoded first, on the stack, and copied into the record: one walk of it
   /// where sizing it and then encoding it took two (each copying out every key and value of a
   /// dictionary). Metadata of more than ``LogRecordFormat/metadataScratchSize`` bytes is sized
-  /// and encoded where it is.
+  /// and encoded where it is when it is a ``LogMetadata``; pairs are walked once more into one
+  /// first, so that the size and the bytes come from the same walk (a pair's value may be a
+  /// description taken at each walk: see ``LogMetadataPairs``).
   private func append(
     _ record: LogRecordInput, metadata: some LogMetadataPairs, time: Int64
   ) -> UInt64? {
@@ -98,9 +100,10 @@ extension RecordSpool where Format == LogRecordFormat {
             record, encodedMetadata: encoded, timeNanoseconds: time, into: buffer)
         }
       }
-      let size = LogRecordFormat.encodedSize(record, metadata: metadata)
+      let whole = (metadata as? LogMetadata) ?? LogMetadata(pairs: metadata)
+      let size = LogRecordFormat.encodedSize(record, metadata: whole)
       return appendEncoded(size: size, durable: durable, time: time) { buffer in
-        LogRecordFormat.encode(record, metadata: metadata, timeNanoseconds: time, into: buffer)
+        LogRecordFormat.encode(record, metadata: whole, timeNanoseconds: time, into: buffer)
       }
     }
   }

@@ -42,22 +42,29 @@ extension RecordSpool {
       + (durable ? UInt64(Journal.syncMarkerSize) : 0)
     guard admit(cost, time: time) else { return nil }
     var attempts = 0
-    while attempts < 2 {
+    tries: while attempts < 2, writable.load(ordering: .relaxed) {
       attempts += 1
-      guard writable.load(ordering: .relaxed), let journal = currentJournal() else { break }
-      do throws(StoreError) {
-        let sequence = try journal.append(count: size, durable: durable, encodingWith: encode)
+      let attempt = appendJournal.withJournal { journal -> AppendAttempt in
+        do throws(StoreError) {
+          let sequence = try journal.append(count: size, durable: durable, encodingWith: encode)
+          return .appended(sequence)
+        } catch {
+          // A journal replaced (reopened) while this call used it: once more with the new one.
+          if error.code == .closed, !appendJournal.isCurrent(journal) { return .retry }
+          if error.code == .invalidArgument { return .refused }
+          writeFailed(error, journal: journal)
+          return .failed
+        }
+      }
+      switch attempt {
+      case .appended(let sequence):
         appendedBytes.add(cost, ordering: .relaxed)
         return sequence
-      } catch {
-        // A journal replaced (reopened) while this call used it: once more with the new one.
-        if error.code == .closed, currentJournal() !== journal { continue }
-        if error.code == .invalidArgument {
-          dropCounters.add(1, reason: .encoding)
-          return nil
-        }
-        writeFailed(error, journal: journal)
-        break
+      case .retry: continue
+      case .refused:
+        dropCounters.add(1, reason: .encoding)
+        return nil
+      case .failed, nil: break tries
       }
     }
     guard closed.load(ordering: .relaxed) else {
@@ -69,6 +76,18 @@ extension RecordSpool {
       appEvents.emit(SpoolEvents.recordsAfterClose, [("path", directory)])
     }
     return nil
+  }
+
+  /// How one try of an append into the journal ended.
+  enum AppendAttempt {
+    /// Written, with this sequence.
+    case appended(UInt64)
+    /// The journal was replaced meanwhile: try the new one.
+    case retry
+    /// The journal refused the record (its size).
+    case refused
+    /// A write failed (the spool stopped taking records), or the journal is closed.
+    case failed
   }
 
   /// What an append returns once it wrote (or dropped) its record: runs the maintenance it

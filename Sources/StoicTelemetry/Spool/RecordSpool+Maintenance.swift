@@ -45,6 +45,7 @@ extension RecordSpool {
 
   /// Recovery, retention, drop events, then the spool's own events.
   private func maintain(force: Bool) {
+    releaseRetiredJournals()
     recoverIfDue()
     let ageDue = ageCheckDue()
     if force || ageDue || estimatedBytes >= options.highWater {
@@ -115,8 +116,8 @@ extension RecordSpool {
       return
     }
     let diskErrors = dropCounters.counts.diskError
+    replaceJournal(with: journal)
     let dropped = state.withLock { state -> UInt64 in
-      state.journal = journal
       state.failure = nil
       return diskErrors - min(diskErrors, state.diskErrorsAtFailure)
     }

@@ -63,6 +63,9 @@ public final class RecordSpool<Format: SpoolRecordFormat>: Sendable {
   /// Where events go first (the app's sink).
   let appEvents: EventSink
   let state: SleepingLock<State>
+  /// The journal appends write into (``State/journal``), found without ``state``'s lock and
+  /// without a retain.
+  let appendJournal = SpoolAppendJournal()
   /// Whether the journal takes records: false from a disk error until recovery.
   let writable = Atomic<Bool>(true)
   /// Set once ``open(directory:fileSystem:options:dropCounters:events:)`` has the journal in
@@ -99,9 +102,12 @@ public final class RecordSpool<Format: SpoolRecordFormat>: Sendable {
   /// The most events waiting to be written; more are passed on but not written.
   static var eventQueueLimit: Int { 256 }
 
-  /// What changes, behind one lock; the append path takes it once, to read ``State/journal``.
+  /// What changes, behind one lock; the append path does not take it (``appendJournal``).
   struct State {
     var journal: Journal?
+    /// Journals replaced by a recovery or closed, held until no append can be using them
+    /// (``SpoolAppendJournal``, ``RecordSpool/releaseRetiredJournals()``).
+    var retired: [Journal] = []
     /// Why the journal does not take records (while ``RecordSpool/writable`` is false).
     var failure: StoreError?
     /// The disk-error drop count when the failure began.
@@ -166,7 +172,7 @@ public final class RecordSpool<Format: SpoolRecordFormat>: Sendable {
     let journal = try Journal.open(
       directory: directory, fileSystem: fileSystem, options: options.journalOptions,
       events: spool.eventSink)
-    spool.state.withLock { $0.journal = journal }
+    spool.replaceJournal(with: journal)
     do throws(StoreError) {
       try spool.settleInterruptedDrop(journal)
       try spool.measure(journal)
@@ -226,6 +232,34 @@ public final class RecordSpool<Format: SpoolRecordFormat>: Sendable {
   /// The journal, or `nil` once closed.
   func currentJournal() -> Journal? { state.withLock { $0.journal } }
 
+  /// Puts `journal` in place of the current one (`nil`: none, the spool closes) and points
+  /// appends at it; the one it replaces is retired, held until no append can be using it.
+  /// Returns the one replaced.
+  @discardableResult
+  func replaceJournal(with journal: Journal?) -> Journal? {
+    let replaced = state.withLock { state -> Journal? in
+      let replaced = state.journal
+      if let replaced { state.retired.append(replaced) }
+      state.journal = journal
+      appendJournal.point(at: journal)
+      return replaced
+    }
+    releaseRetiredJournals()
+    return replaced
+  }
+
+  /// Releases the retired journals when no append is counted in (none can be using them);
+  /// otherwise keeps them for a later call (each maintenance run makes one).
+  func releaseRetiredJournals() {
+    let released = state.withLock { state -> [Journal] in
+      guard !state.retired.isEmpty, appendJournal.isIdle else { return [] }
+      defer { state.retired = [] }
+      return state.retired
+    }
+    // Released here, outside the lock (a journal's deinit ends its background thread).
+    withExtendedLifetime(released) {}
+  }
+
   /// Makes every record appended so far durable, writes the spool's pending events and drop
   /// events, and syncs the drop counters. Blocks for the syncs.
   ///
@@ -255,10 +289,7 @@ public final class RecordSpool<Format: SpoolRecordFormat>: Sendable {
     maintenanceLock.wait()
     defer { maintenanceLock.signal() }
     closed.store(true, ordering: .relaxed)
-    let journal = state.withLock { state -> Journal? in
-      defer { state.journal = nil }
-      return state.journal
-    }
+    let journal = replaceJournal(with: nil)
     try journal?.close()
   }
 }

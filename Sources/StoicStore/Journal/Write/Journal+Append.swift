@@ -130,13 +130,18 @@ extension Journal {
     encode: (UnsafeMutableRawBufferPointer, UInt64) -> Void
   ) throws(StoreError) -> Range<UInt64> {
     let batch = JournalBatch(records: records, frameBytes: frameBytes, durable: durable)
+    let flushInterval: Duration? =
+      if case .interval(let interval) = options.syncPolicy { interval } else { nil }
     // An appender that must wait arrives at the group commit in the same critical section as
-    // its write: a leader gathering appenders sees it as soon as its record is there.
+    // its write: a leader gathering appenders sees it as soon as its record is there. One that
+    // does not claims the interval policy's timed sync there, unless one is scheduled.
     func write(_ core: inout JournalCore, exclusive: Bool) throws(StoreError) -> Written? {
       guard var written = try writeBatch(batch, core: &core, exclusive: exclusive, encode: encode)
       else { return nil }
       if written.waits, let last = written.sequences.last {
         written.arrival = arriveDurable(last, core: &core)
+      } else if flushInterval != nil, !written.sequences.isEmpty {
+        written.schedulesFlush = core.claimFlush()
       }
       return written
     }
@@ -157,8 +162,8 @@ extension Journal {
     if written.rolled, options.backgroundMaintenance { scheduleSeal() }
     if let arrival = written.arrival {
       try follow(arrival)
-    } else if case .interval(let interval) = options.syncPolicy {
-      scheduleFlush(after: interval)
+    } else if written.schedulesFlush, let flushInterval {
+      scheduleFlush(after: flushInterval)
     }
     return written.sequences
   }
@@ -173,6 +178,9 @@ extension Journal {
     /// critical section of its write. Trivially copyable, so the append that does not wait
     /// (the common case) moves no group-commit state around.
     var arrival: Arrival?
+    /// For one that does not, under the interval policy: it claimed the timed sync
+    /// (``JournalCore/claimFlush()``) and schedules it.
+    var schedulesFlush = false
   }
 
   /// What one append writes: `records` frames of `frameBytes` in all.

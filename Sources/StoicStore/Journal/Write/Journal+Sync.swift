@@ -231,15 +231,9 @@ extension Journal {
     core.unsyncedRecords = 0
   }
 
-  /// Schedules a sync on the journal's ``background`` queue after `interval` unless one is
-  /// scheduled.
+  /// Schedules the sync an append claimed (``JournalCore/claimFlush()``, in the critical
+  /// section of its write) on the journal's ``background`` queue, after `interval`.
   func scheduleFlush(after interval: Duration) {
-    let schedule = state.withLock { core -> Bool in
-      guard !core.flushScheduled, !core.closed else { return false }
-      core.flushScheduled = true
-      return true
-    }
-    guard schedule else { return }
     background.push(after: interval) { [weak self] in
       guard let self else { return }
       self.state.withLock { $0.flushScheduled = false }

@@ -127,12 +127,15 @@
       var pairCount: Int { metadata.count }
 
       func forEachPair(_ body: (String, LogMetadataValue) -> Void) {
-        for (key, value) in metadata {
-          if case .string(let text) = value {
-            body(key, .string(text))
-          } else {
-            body(key, StoicLogHandler.convert(value))
+        // By index, each value switched over where the dictionary holds it: a `for` over the
+        // pairs copied every value out twice.
+        var index = metadata.startIndex
+        while index != metadata.endIndex {
+          switch metadata.values[index] {
+          case .string(let text): body(metadata.keys[index], .string(text))
+          case let value: body(metadata.keys[index], StoicLogHandler.convert(value))
           }
+          metadata.formIndex(after: &index)
         }
       }
     }

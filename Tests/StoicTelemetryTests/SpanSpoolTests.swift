@@ -59,6 +59,35 @@ struct SpanSpoolTests {
     try spool.close()
   }
 
+  @Test(
+    "an end around the stack scratch's size is stored as the format encodes it, whichever way",
+    arguments: [900, 1023, 1024, 1025, 4000])
+  func endAroundTheScratchSize(recordBytes: Int) throws {
+    let start = Self.start(1, at: 100)
+    func end(_ valueBytes: Int) -> SpanEnd {
+      SpanEnd(
+        start: start, endTimeNanoseconds: 200,
+        attributes: ["k": .string(String(repeating: "v", count: valueBytes))],
+        status: SpanEnd.Status(code: .ok))
+    }
+    // The first value length whose end encodes to at least `recordBytes` (exactly, but where
+    // the value's varint length grows by a byte).
+    var valueBytes = 0
+    while SpanRecordFormat.encodedSize(end(valueBytes)) < recordBytes { valueBytes += 1 }
+    let expected = end(valueBytes)
+    let disk = SimulatedFileSystem()
+    let spool = try SpoolTestSupport.open(disk, options: Self.options())
+    let spans = try #require(spool.spans)
+    let sequence = try #require(spans.end(expected))
+    var stored: [UInt8] = []
+    try spans.forEachEncodedRecord(from: sequence, through: sequence) {
+      (_, bytes) throws(StoreError) in stored = Array(bytes)
+    }
+    #expect(stored == SpanRecordFormat.encode(expected))
+    #expect(try Self.ends(spans) == [expected])
+    try spool.close()
+  }
+
   @Test("a crash cuts two spans short: the next open ends each once, at the last record's time")
   func crashedSpansAreEndedOnce() throws {
     let disk = SimulatedFileSystem()

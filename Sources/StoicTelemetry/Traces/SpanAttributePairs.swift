@@ -4,9 +4,10 @@
 /// dictionary for them (``SpanEnd/init(start:endTimeNanoseconds:attributePairs:droppedAttributesCount:events:droppedEventsCount:links:droppedLinksCount:status:isUnfinished:)``).
 /// ``SpanRecordAttributes`` itself is one.
 ///
-/// The spool walks the pairs twice, once to size the record and once to encode it into the
-/// journal's mapped tail: ``forEachPair(_:)`` must give the same pairs, in the same order, at
-/// every call, and exactly ``pairCount`` of them. Keys are unique.
+/// The spool walks the pairs once, encoding the record on the stack, or, for a record of 1 KiB
+/// or more, again to size it and once more to encode it into the journal's mapped tail:
+/// ``forEachPair(_:)`` must give the same pairs, in the same order, at every call, and exactly
+/// ``pairCount`` of them. Keys are unique.
 public protocol SpanAttributePairs {
   /// How many pairs ``forEachPair(_:)`` gives.
   var pairCount: Int { get }

@@ -92,6 +92,10 @@ public enum SpanRecordFormat {
     return writer.bytes
   }
 
+  /// The most bytes of a record the span path encodes on the stack before copying it into
+  /// the journal: 1 KiB (what the standard library always allocates on the stack).
+  static let scratchSize = 1024
+
   /// The exact size of `start`'s encoding, counted without writing it.
   static func encodedSize(_ start: SpanStart) -> Int {
     var counter = ByteWriter(into: ByteCount())

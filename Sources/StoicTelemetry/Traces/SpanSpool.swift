@@ -26,11 +26,9 @@ extension RecordSpool where Format == SpanRecordFormat {
   /// - Returns: The record's sequence, or `nil` when it was dropped (and counted).
   @discardableResult
   public func start(_ start: SpanStart) -> UInt64? {
-    let size = SpanRecordFormat.encodedSize(start)
-    return finishAppend(
-      appendEncoded(size: size, durable: false, time: WallClock.nanoseconds()) { buffer in
-        var writer = ByteWriter(into: BoundedBytes(buffer))
-        SpanRecordFormat.write(start, to: &writer)
+    finishAppend(
+      appendSpanRecord(durable: false, size: { SpanRecordFormat.encodedSize(start) }) {
+        SpanRecordFormat.write(start, to: &$0)
       })
   }
 
@@ -45,12 +43,37 @@ extension RecordSpool where Format == SpanRecordFormat {
   public func end(_ end: SpanEnd) -> UInt64? {
     var durable = false
     if end.status.code == .error, let durableLevel, durableLevel <= .error { durable = true }
-    let size = SpanRecordFormat.encodedSize(end)
     return finishAppend(
-      appendEncoded(size: size, durable: durable, time: WallClock.nanoseconds()) { buffer in
-        var writer = ByteWriter(into: BoundedBytes(buffer))
-        SpanRecordFormat.write(end, to: &writer)
+      appendSpanRecord(durable: durable, size: { SpanRecordFormat.encodedSize(end) }) {
+        SpanRecordFormat.write(end, to: &$0)
       })
+  }
+
+  /// Appends the record `write` encodes, encoded once: on the stack (a record of less than
+  /// ``SpanRecordFormat/scratchSize`` bytes), then copied into the journal's mapped tail, where
+  /// sizing it and then encoding it walked it twice (converting every attribute each time). A
+  /// larger record is sized (`size`) and encoded where it goes.
+  private func appendSpanRecord(
+    durable: Bool, size: () -> Int, write: (inout ByteWriter<BoundedBytes>) -> Void
+  ) -> UInt64? {
+    let time = WallClock.nanoseconds()
+    return withUnsafeTemporaryAllocation(
+      byteCount: SpanRecordFormat.scratchSize, alignment: 1
+    ) { scratch -> UInt64? in
+      var writer = ByteWriter(into: BoundedBytes(scratch))
+      write(&writer)
+      // A bounded writer stops at the end: a record cut short leaves it exactly full.
+      if writer.offset < scratch.count {
+        let encoded = UnsafeRawBufferPointer(rebasing: scratch[0..<writer.offset])
+        return appendEncoded(size: encoded.count, durable: durable, time: time) { buffer in
+          buffer.copyMemory(from: encoded)
+        }
+      }
+      return appendEncoded(size: size(), durable: durable, time: time) { buffer in
+        var writer = ByteWriter(into: BoundedBytes(buffer))
+        write(&writer)
+      }
+    }
   }
 
   /// Calls `body` with every record whose sequence is in `sequence...last`, in order, decoded,

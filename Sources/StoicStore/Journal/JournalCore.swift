@@ -122,6 +122,14 @@ struct JournalCore {
       minimumRate: minimumRate)
   }
 
+  /// Whether the caller is to schedule the interval policy's timed sync: none is scheduled
+  /// and the journal is open (then one is, from now).
+  mutating func claimFlush() -> Bool {
+    guard !flushScheduled, !closed else { return false }
+    flushScheduled = true
+    return true
+  }
+
   /// Counts `count` bytes of frames written (saturating: a count, never a trap).
   mutating func countAppended(_ count: Int) {
     let (sum, overflow) = appendedBytes.addingReportingOverflow(UInt64(max(count, 0)))
@@ -140,14 +148,6 @@ struct JournalCore {
   var closed = false
   /// A background flush (``SyncPolicy/interval(_:)``) is scheduled.
   var flushScheduled = false
-
-  /// Whether the caller is to schedule the interval policy's timed sync: none is scheduled
-  /// and the journal is open (then one is, from now).
-  mutating func claimFlush() -> Bool {
-    guard !flushScheduled, !closed else { return false }
-    flushScheduled = true
-    return true
-  }
   /// A background compression run is scheduled and has not started yet.
   var maintenanceScheduled = false
   /// The largest buffer the last reader held.

@@ -128,9 +128,8 @@ struct LogMetadataStorage: Sendable, Hashable {
 ///
 /// The spool takes one walk's pairs whole: it walks them once, encoding them on the stack, and
 /// when they encode to 1 KiB or more it walks them once more into a ``LogMetadata``, which it
-/// then sizes and encodes. So a walk may give values
-/// another walk would not (a description computed at each call): the record holds one walk's
-/// pairs, never a mix. Keys are unique.
+/// then sizes and encodes. So a walk may give values another walk would not (a description
+/// computed at each call): the record holds one walk's pairs, never a mix. Keys are unique.
 public protocol LogMetadataPairs {
   /// How many pairs ``forEachPair(_:)`` gives.
   var pairCount: Int { get }

@@ -137,6 +137,33 @@ struct OTLPExporterTests {
     #expect(first.headers == second.headers)
   }
 
+  @Test("bodies encoded and compressed on several threads at once are each their own, whole")
+  func concurrentEncodings() async throws {
+    let exporter = try OTLPExporter(
+      configuration: Self.configuration(), transport: RecordingTransport { _ in .failure(.timeout) }
+    )
+    // Bodies of different sizes, so that a compressor or buffer shared between two encodings
+    // would mix them up.
+    let bodies = (0..<8).map { index in
+      (0..<(20_000 + index * 7_919)).map { UInt8(truncatingIfNeeded: $0 &* (index + 3) >> 5) }
+    }
+    let mismatches = await withTaskGroup(of: Int.self) { group in
+      for (index, body) in bodies.enumerated() {
+        group.addTask {
+          var wrong = 0
+          for _ in 0..<25 {
+            let encoded = try? exporter.encode(protobuf: body, signal: .logs)
+            let back = encoded.flatMap { try? Gzip.decompress($0.bytes, maxOutputSize: 1 << 20) }
+            if back != bodies[index] { wrong += 1 }
+          }
+          return wrong
+        }
+      }
+      return await group.reduce(0, +)
+    }
+    #expect(mismatches == 0)
+  }
+
   @Test("export sends once and maps the answer; no answer is a network error or a timeout")
   func exportMapsAnswers() async throws {
     let transport = RecordingTransport { request in

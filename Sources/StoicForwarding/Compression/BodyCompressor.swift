@@ -1,6 +1,6 @@
 /// What compresses a request body for an exporter: the `Content-Encoding` it names and the
-/// compression, with state reused from one body to the next. One per exporter, used under its
-/// lock (not from two threads at once).
+/// compression, with state reused from one body to the next. An exporter keeps a pool of them
+/// and gives each to one encoding at a time: never used from two threads at once.
 ///
 /// A compression is a conformer: ``GzipCompressor`` (`gzip`) and ``ZstdBodyCompressor``
 /// (`zstd`); `OTLPCompression.makeCompressor()` maps a configuration's compression to its

@@ -9,18 +9,25 @@ public import StoicStore
 /// key and records give the same body, so a resent batch is recognised by a receiver that dedupes
 /// by key.
 ///
-/// Safe to share between tasks: encoding and compression take a lock for the time they run
-/// (not across the send).
+/// Safe to share between tasks: each encoding and compression takes a buffer and compressor
+/// of its own from a pool (a lock held only to take or give one back, never across the work
+/// or the send), so bodies are encoded and compressed on as many threads at once as call it.
 public final class OTLPExporter: Sendable {
   /// Where and how it sends.
   public let configuration: OTLPExporterConfiguration
   private let transport: any Transport
-  private let scratch: SleepingLock<Scratch>
+  /// The scratches not in use; one more is made when all are.
+  private let scratches: SleepingLock<[Scratch]>
 
-  /// The buffers and compressor one request is built with, reused by the next.
+  /// The buffers and compressor one request is built with, reused by a later one.
   private struct Scratch {
     var encoded: [UInt8] = []
     var compressor: (any BodyCompressor)?
+
+    /// A scratch for `configuration`'s compression.
+    init(_ configuration: OTLPExporterConfiguration) throws(ForwardingError) {
+      compressor = try configuration.compression.makeCompressor()
+    }
   }
 
   /// Creates an exporter.
@@ -36,9 +43,25 @@ public final class OTLPExporter: Sendable {
     try configuration.validate()
     self.configuration = configuration
     self.transport = transport
-    var scratch = Scratch()
-    scratch.compressor = try configuration.compression.makeCompressor()
-    self.scratch = SleepingLock(scratch)
+    scratches = SleepingLock([try Scratch(configuration)])
+  }
+
+  /// Runs `body` with a scratch no one else uses meanwhile: one from the pool, or a new one,
+  /// given back to the pool after.
+  private func withScratch<Result>(
+    _ body: (inout Scratch) throws(ForwardingError) -> Result
+  ) throws(ForwardingError) -> Result {
+    var scratch: Scratch
+    if let pooled = scratches.withLock({ $0.popLast() }) {
+      scratch = pooled
+    } else {
+      scratch = try Scratch(configuration)
+    }
+    defer {
+      let done = scratch
+      scratches.withLock { $0.append(done) }
+    }
+    return try body(&scratch)
   }
 
   /// A request's body, encoded and compressed as configured, ready to be sent (by
@@ -67,7 +90,7 @@ public final class OTLPExporter: Sendable {
   {
     let encoding = configuration.encoding
     let limit = configuration.maximumBodyBytes
-    return try scratch.withLock { (scratch) throws(ForwardingError) -> EncodedBody in
+    return try withScratch { (scratch) throws(ForwardingError) -> EncodedBody in
       scratch.encoded.removeAll(keepingCapacity: true)
       message.encode(as: encoding, into: &scratch.encoded)
       guard scratch.encoded.count <= limit else {
@@ -118,7 +141,7 @@ public final class OTLPExporter: Sendable {
       throw ForwardingError(
         .tooLarge, "a body of \(bytes.count) bytes is over the limit of \(limit)")
     }
-    return try scratch.withLock { (scratch) throws(ForwardingError) -> EncodedBody in
+    return try withScratch { (scratch) throws(ForwardingError) -> EncodedBody in
       try Self.body(bytes, signal: signal, compressor: scratch.compressor)
     }
   }

@@ -3,12 +3,16 @@ internal import StoicStore
 /// The bodies of the batches a drain sends next, read from the spool, encoded and compressed
 /// ahead of their turn: while batches are in flight (on the network, at the receiver, their
 /// acknowledgements being written), the next ones (as many as may be in flight) are prepared on
-/// the forwarder's reader thread, so the cores work at once instead of in turn.
+/// the forwarder's preparing threads, so the cores work at once instead of in turn. With more
+/// than one thread (``ForwarderOptions/preparers``), consecutive batches are prepared on the
+/// threads in turn, each thread's in order: two batches are read, encoded and compressed at
+/// once, on two cores.
 ///
 /// Only reading and encoding run ahead. Sending stays where the outbox puts it: in the
-/// outbox's order, each recorded before its send and released after its acknowledgement. A prepared body is what reading the range at its send would give (the
-/// records of a range are durable and never change), so a batch resent later, by this drain or
-/// after a restart, carries the same body under the same key.
+/// outbox's order, each recorded before its send and released after its acknowledgement. A
+/// prepared body is what reading the range at its send would give (the records of a range are
+/// durable and never change), so a batch resent later, by this drain or after a restart,
+/// carries the same body under the same key; which thread prepared it changes nothing.
 final class BatchPrefetch: Sendable {
   /// A batch's body and what it holds.
   struct Prepared: Sendable {
@@ -21,9 +25,12 @@ final class BatchPrefetch: Sendable {
     var unreadable: Int
   }
 
-  private let source: SpoolBatchSource
-  private let exporter: OTLPExporter
-  private let reader: BlockingExecutor
+  /// Reads, encodes and compresses one range (blocking: run on a preparing thread).
+  typealias Preparation = @Sendable (SpoolRange) throws(StoreError) -> Prepared
+
+  private let prepare: Preparation
+  /// The threads batches are prepared on, in turn (at least one).
+  private let preparers: [BlockingExecutor]
   /// How many batches after the one being sent are prepared ahead.
   private let depth: Int
   /// Preparations started, by key, and the range each key's successor in the drain's order.
@@ -32,12 +39,25 @@ final class BatchPrefetch: Sendable {
   private struct State {
     var started: [String: Task<Prepared, any Error>] = [:]
     var next: [String: (key: String, range: SpoolRange)] = [:]
+    /// The preparing thread the next preparation started goes to.
+    var turn = 0
   }
 
-  init(source: SpoolBatchSource, exporter: OTLPExporter, reader: BlockingExecutor, depth: Int) {
-    self.source = source
-    self.exporter = exporter
-    self.reader = reader
+  /// A prefetch of `source`'s batches, encoded by `exporter`, preparing on `reader` and `extra`
+  /// more threads of its own.
+  convenience init(
+    source: SpoolBatchSource, exporter: OTLPExporter, reader: BlockingExecutor, extra: Int,
+    depth: Int
+  ) {
+    self.init(reader: reader, extra: extra, depth: depth) { range throws(StoreError) in
+      try source.prepare(range, exporter: exporter)
+    }
+  }
+
+  /// A prefetch that prepares a range with `prepare`, on `reader` and `extra` more threads.
+  init(reader: BlockingExecutor, extra: Int, depth: Int, prepare: @escaping Preparation) {
+    self.prepare = prepare
+    preparers = [reader] + (0..<max(extra, 0)).map { _ in BlockingExecutor() }
     self.depth = max(depth, 1)
   }
 
@@ -57,11 +77,13 @@ final class BatchPrefetch: Sendable {
   /// prepared now. Starts preparing the batches after it, up to the depth.
   func body(key: String, range: SpoolRange) async throws -> Prepared {
     let task = state.withLock { state in
-      let task = state.started.removeValue(forKey: key) ?? start(range)
+      let task = state.started.removeValue(forKey: key) ?? start(range, in: &state)
       var after = key
       for _ in 0..<depth {
         guard let next = state.next[after] else { break }
-        if state.started[next.key] == nil { state.started[next.key] = start(next.range) }
+        if state.started[next.key] == nil {
+          state.started[next.key] = start(next.range, in: &state)
+        }
         after = next.key
       }
       return task
@@ -69,14 +91,13 @@ final class BatchPrefetch: Sendable {
     return try await task.value
   }
 
-  private func start(_ range: SpoolRange) -> Task<Prepared, any Error> {
-    let source = source
-    let exporter = exporter
-    let reader = reader
+  /// Starts preparing `range` on the preparing thread whose turn it is.
+  private func start(_ range: SpoolRange, in state: inout State) -> Task<Prepared, any Error> {
+    let prepare = prepare
+    let reader = preparers[state.turn % preparers.count]
+    state.turn = (state.turn + 1) % preparers.count
     return Task {
-      try await reader.run { () throws(StoreError) in
-        try source.prepare(range, exporter: exporter)
-      }
+      try await reader.run { () throws(StoreError) in try prepare(range) }
     }
   }
 }

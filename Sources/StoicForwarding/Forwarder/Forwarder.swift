@@ -27,7 +27,7 @@ public import StoicTelemetry
 ///    ``ForwarderOptions/lookahead`` per stream, in one write).
 /// 3. It is read back from the spool, encoded as OTLP and sent with `Idempotency-Key`: the
 ///    reading and encoding run ahead, while the batches before it are in flight (prepared
-///    on the forwarder's thread); up to ``ForwarderOptions/inFlight`` sends run at once,
+///    on ``ForwarderOptions/preparers`` threads, two batches at once by default); up to ``ForwarderOptions/inFlight`` sends run at once,
 ///    started in order, each recorded in the outbox before it starts. The outbox classifies
 ///    the answer: 2xx delivered; 408, 425, 429, 5xx and network errors
 ///    retried with backoff (honouring `Retry-After`); other 4xx parked, and the rest go on; an
@@ -113,7 +113,8 @@ public actor Forwarder {
     source = SpoolBatchSource(spool: spool, options: options)
     reader = BlockingExecutor()
     prefetch = BatchPrefetch(
-      source: source, exporter: exporter, reader: reader, depth: options.inFlight)
+      source: source, exporter: exporter, reader: reader, extra: options.preparers - 1,
+      depth: options.inFlight)
     sending = SleepingLock(ForwardingReport())
   }
 
@@ -519,7 +520,7 @@ public actor Forwarder {
   }
 
   /// Sends one batch; runs on the global executor, beside the other sends in flight. Its body
-  /// was prepared (read from the spool on the forwarder's thread, encoded, compressed) while
+  /// was prepared (read from the spool on a preparing thread, encoded, compressed) while
   /// the batches before it were in flight, and the preparation of the ones after it starts now.
   private nonisolated func send(_ batch: OutboxBatch<SpoolRange>) async throws -> DeliveryResponse {
     guard let range = batch.entries.first?.item else { return .http(status: 200) }

@@ -25,6 +25,10 @@ public struct ForwarderOptions: Sendable {
   /// their answers are taken as they come). With one, each send waits for the answer to the
   /// one before.
   public var inFlight: Int
+  /// How many threads prepare the batches to send (read from the spool, encode, compress) at
+  /// once: with two, the default, a drain that keeps batches in flight reads, encodes and
+  /// compresses on two cores. One prepares on the forwarder's own reading thread alone.
+  public var preparers: Int
   /// Resource attributes (`service.name`, `service.version`, …) sent with every batch. The
   /// spool's identity is added as `service.instance.id` unless given here. The default is
   /// OpenTelemetry's `service.name` for an unconfigured service,
@@ -59,10 +63,11 @@ public struct ForwarderOptions: Sendable {
   public var maximumBackoff: Duration
 
   /// Creates options: batches of up to 1,000 records or 1 MiB, 32 formed ahead per stream,
-  /// up to 4 in flight, `service.name` `unknown_service:<executable name>`, a drain a second, backoff from 1 s up to a
-  /// minute.
+  /// up to 4 in flight, prepared on 2 threads, `service.name`
+  /// `unknown_service:<executable name>`, a drain a second, backoff from 1 s up to a minute.
   public init(
     maxRecords: Int = 1000, maxBytes: Int = 1 << 20, lookahead: Int = 32, inFlight: Int = 4,
+    preparers: Int = 2,
     resourceAttributes: [(String, String)] = [
       ("service.name", OTelEnvironment.defaultServiceName())
     ],
@@ -75,6 +80,7 @@ public struct ForwarderOptions: Sendable {
     self.maxBytes = max(maxBytes, 1)
     self.lookahead = max(lookahead, 1)
     self.inFlight = max(inFlight, 1)
+    self.preparers = max(preparers, 1)
     self.resourceAttributes = resourceAttributes
     self.scopeName = scopeName
     self.outbox = outbox

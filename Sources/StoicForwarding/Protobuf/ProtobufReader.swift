@@ -63,6 +63,11 @@ package struct ProtobufReader {
   /// A base-128 varint of at most ten bytes (bits beyond the 64th are dropped, as protobuf's
   /// parsers drop them).
   package mutating func varint() throws(ForwardingError) -> UInt64 {
+    // One byte, the common case (tags, short lengths).
+    if position < end, buffer[position] < 0x80 {
+      position += 1
+      return UInt64(buffer[position - 1])
+    }
     var result: UInt64 = 0
     var shift: UInt64 = 0
     let start = position

@@ -13,9 +13,17 @@ package enum UTF8Validation {
 
   /// Whether `bytes` are valid UTF-8.
   package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
     var index = 0
     let count = bytes.count
     while index < count {
+      // A run of ASCII, the common case, eight bytes at a time.
+      while count - index >= 8,
+        UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & asciiMask == 0
+      {
+        index += 8
+      }
+      guard index < count else { break }
       let lead = bytes[index]
       if lead < 0x80 {
         index += 1
@@ -50,4 +58,7 @@ package enum UTF8Validation {
     }
     return true
   }
+
+  /// The high bit of each of eight bytes: a word of ASCII has none of them set.
+  private static let asciiMask: UInt64 = 0x8080_8080_8080_8080
 }

@@ -49,12 +49,15 @@ struct ForwarderTests {
     try spool.close()
   }
 
-  @Test("several batches in flight: each record once, failures in the window retried, spool empty")
-  func severalBatchesInFlight() async throws {
+  @Test(
+    "several batches in flight, prepared on one thread or two: each record once, failures in the window retried, spool empty",
+    arguments: [1, 2])
+  func severalBatchesInFlight(preparers: Int) async throws {
     let (disk, spool) = try Fixture.filledSpool(60)
     let receiver = FakeReceiver(script: [.store, .status(503), .dropResponse, .networkError])
-    let forwarder = try await Fixture.open(
-      spool, receiver, disk: disk, options: Fixture.options(inFlight: 4))
+    var options = Fixture.options(inFlight: 4)
+    options.preparers = preparers
+    let forwarder = try await Fixture.open(spool, receiver, disk: disk, options: options)
     let report = try await forwarder.drain()
     #expect(report.haltedBecause == nil)
     #expect(report.logRecordsDelivered == spool.logs.lastSequence.asInt)

@@ -27,7 +27,7 @@ public import StoicTelemetry
 ///    ``ForwarderOptions/lookahead`` per stream, in one write).
 /// 3. It is read back from the spool, encoded as OTLP and sent with `Idempotency-Key`: the
 ///    reading and encoding run ahead, while the batches before it are in flight (prepared
-///    on ``ForwarderOptions/preparers`` threads, two batches at once by default); up to ``ForwarderOptions/inFlight`` sends run at once,
+///    on ``ForwarderOptions/preparers`` threads, one by default); up to ``ForwarderOptions/inFlight`` sends run at once,
 ///    started in order, each recorded in the outbox before it starts. The outbox classifies
 ///    the answer: 2xx delivered; 408, 425, 429, 5xx and network errors
 ///    retried with backoff (honouring `Retry-After`); other 4xx parked, and the rest go on; an

@@ -70,16 +70,24 @@ public struct SegmentSummaryStore: Sendable {
   /// The summary of the segment holding `first...last`, if a valid one is kept.
   public func lookup(first: UInt64, last: UInt64) -> Lookup {
     let path = path(first: first)
-    let bytes: [UInt8]?
+    let bytes: [UInt8]
     do throws(StoreError) {
+      // Opened at once, without a look at the path first (a query looks up the summary of
+      // every sealed segment): an open, a size, a read and a close.
+      let handle: StoreFileHandle
+      do throws(StoreError) {
+        handle = try fileSystem.open(path, .readOnly)
+      } catch  where error.code == .notFound {
+        return .missing
+      }
+      defer { try? fileSystem.close(handle) }
       // A file larger than any summary is not read into memory.
-      guard let size = try fileSystem.fileSize(path) else { return .missing }
+      let size = try fileSystem.size(handle)
       guard size <= Self.maximumFileSize else { return .invalid }
-      bytes = try fileSystem.readWholeFile(path)
+      bytes = try fileSystem.read(handle, count: Int(size), at: 0)
     } catch {
       return .invalid
     }
-    guard let bytes else { return .missing }
     guard let summary = SegmentSummaryFormat.decode(bytes), summary.first == first,
       summary.last == last
     else { return .invalid }

@@ -56,9 +56,29 @@
     }
 
     /// The span's attributes, kept within ``StoicTracer/limits`` when it ends.
+    ///
+    /// Changed in place: `span.attributes[key] = value` is one step under the span's lock, so
+    /// attributes set from several tasks at once are all kept, and the dictionary the span
+    /// holds is not copied for each one. A span that does not record, or has ended, ignores
+    /// the change.
     public var attributes: SpanAttributes {
       get { state.withLock { $0.attributes } }
       nonmutating set { update { $0.attributes = newValue } }
+      nonmutating _modify {
+        guard isRecording else {
+          var ignored = SpanAttributes()
+          yield &ignored
+          return
+        }
+        let locked = state.lock()
+        defer { state.unlock() }
+        if locked.pointee.ended {
+          var ignored = locked.pointee.attributes
+          yield &ignored
+        } else {
+          yield &locked.pointee.attributes
+        }
+      }
     }
 
     /// Sets the status: an error with its description, or ok (which stays once set, as the

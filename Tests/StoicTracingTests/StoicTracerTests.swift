@@ -1,6 +1,7 @@
 // The tracer's tests run only with the `Tracing` trait: `swift test --traits Tracing`. A
 // default build compiles nothing here.
 #if Tracing
+  import Dispatch
   import StoicStore
   import StoicTelemetry
   import StoicTesting
@@ -76,6 +77,28 @@
       #expect(query.links.first?.spanID == request.start.spanID)
       #expect(query.status == SpanEnd.Status(code: .error, message: "failed"))
       #expect(!query.isUnfinished && query.endTimeNanoseconds >= query.start.startTimeNanoseconds)
+      try spool.close()
+    }
+
+    @Test(
+      "attributes set from four threads at once are all kept; one set after the end changes nothing"
+    )
+    func attributesSetConcurrently() throws {
+      let disk = SimulatedFileSystem()
+      let spool = try Self.spool(disk)
+      let tracer = try StoicTracer(spool: spool)
+      // Through the API's existential, as `withSpan` hands a span to its operation.
+      let span: any Span = tracer.startSpan("fan-out", context: .topLevel)
+      DispatchQueue.concurrentPerform(iterations: 4) { thread in
+        for index in 0..<500 { span.attributes["t\(thread).\(index)"] = index }
+      }
+      #expect(span.attributes.count == 2_000)
+      span.end()
+      span.attributes["late"] = "ignored"
+      // The limit keeps 128 of them and counts the rest.
+      let end = try #require(try Self.ends(spool).first)
+      #expect(end.attributes.count == 128 && end.droppedAttributesCount == 1_872)
+      #expect(end.attributes["late"] == nil && span.attributes["late"] == nil)
       try spool.close()
     }
 

@@ -73,6 +73,25 @@ package struct SleepingLock<Value>: @unchecked Sendable {
     }
   }
 
+  /// Takes the lock and gives the value's address, for an accessor that yields the value in
+  /// place (a `_modify`, which a closure cannot do); ``unlock()`` releases the lock. The
+  /// address is valid while this lock (any copy of it) is alive; between the two calls the
+  /// caller must not take this lock again (it is not recursive) and must not make a system
+  /// call.
+  package func lock() -> UnsafeMutablePointer<Value> {
+    storage.withUnsafeMutablePointers { value, primitives in
+      pthread_mutex_lock(&primitives.pointee.mutex)
+      return value
+    }
+  }
+
+  /// Releases the lock taken by ``lock()``.
+  package func unlock() {
+    storage.withUnsafeMutablePointerToElements { primitives in
+      _ = pthread_mutex_unlock(&primitives.pointee.mutex)
+    }
+  }
+
   /// Runs `body` with the value while holding the lock, then wakes every thread waiting in
   /// ``wait(timeout:_:)``, so that each tries its predicate again.
   ///

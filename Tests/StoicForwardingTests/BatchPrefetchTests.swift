@@ -34,10 +34,10 @@ struct BatchPrefetchTests {
   /// A prefetch over batches `1…count` (batch `n` the range `n…n`, key `"b<n>"`) whose
   /// preparation waits for a second one to run beside it and gives the range's first sequence
   /// as its record count.
-  static func prefetch(extra: Int, overlap: Overlap, count: Int) -> (
+  static func prefetch(threads: Int, overlap: Overlap, count: Int) -> (
     BatchPrefetch, [(key: String, range: SpoolRange)]
   ) {
-    let prefetch = BatchPrefetch(reader: BlockingExecutor(), extra: extra, depth: 4) { range in
+    let prefetch = BatchPrefetch(reader: BlockingExecutor(), threads: threads, depth: 4) { range in
       overlap.enter(waitingFor: 1, patience: .milliseconds(200))
       return BatchPrefetch.Prepared(
         body: .failure(ForwardingError(.tooLarge, "test")), records: Int(range.first),
@@ -52,10 +52,10 @@ struct BatchPrefetchTests {
 
   @Test(
     "batches are prepared as many at once as there are preparing threads, each body its own range's",
-    arguments: [(extra: 1, atOnce: 2), (extra: 0, atOnce: 1)])
-  func preparedAtOnce(threads: (extra: Int, atOnce: Int)) async throws {
+    arguments: [(count: 2, atOnce: 2), (count: 1, atOnce: 1)])
+  func preparedAtOnce(threads: (count: Int, atOnce: Int)) async throws {
     let overlap = Overlap()
-    let (prefetch, batches) = Self.prefetch(extra: threads.extra, overlap: overlap, count: 6)
+    let (prefetch, batches) = Self.prefetch(threads: threads.count, overlap: overlap, count: 6)
     for batch in batches {
       let prepared = try await prefetch.body(key: batch.key, range: batch.range)
       #expect(prepared.records == Int(batch.range.first))

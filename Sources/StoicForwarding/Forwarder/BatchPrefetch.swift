@@ -43,21 +43,22 @@ final class BatchPrefetch: Sendable {
     var turn = 0
   }
 
-  /// A prefetch of `source`'s batches, encoded by `exporter`, preparing on `reader` and `extra`
-  /// more threads of its own.
+  /// A prefetch of `source`'s batches, encoded by `exporter`, preparing on `threads` threads:
+  /// `reader` and as many more of its own as it takes.
   convenience init(
-    source: SpoolBatchSource, exporter: OTLPExporter, reader: BlockingExecutor, extra: Int,
+    source: SpoolBatchSource, exporter: OTLPExporter, reader: BlockingExecutor, threads: Int,
     depth: Int
   ) {
-    self.init(reader: reader, extra: extra, depth: depth) { range throws(StoreError) in
+    self.init(reader: reader, threads: threads, depth: depth) { range throws(StoreError) in
       try source.prepare(range, exporter: exporter)
     }
   }
 
-  /// A prefetch that prepares a range with `prepare`, on `reader` and `extra` more threads.
-  init(reader: BlockingExecutor, extra: Int, depth: Int, prepare: @escaping Preparation) {
+  /// A prefetch that prepares a range with `prepare` on `threads` threads: `reader` and as many
+  /// more of its own as it takes.
+  init(reader: BlockingExecutor, threads: Int, depth: Int, prepare: @escaping Preparation) {
     self.prepare = prepare
-    preparers = [reader] + (0..<max(extra, 0)).map { _ in BlockingExecutor() }
+    preparers = [reader] + (1..<max(threads, 1)).map { _ in BlockingExecutor() }
     self.depth = max(depth, 1)
   }
 
@@ -94,7 +95,7 @@ final class BatchPrefetch: Sendable {
   /// Starts preparing `range` on the preparing thread whose turn it is.
   private func start(_ range: SpoolRange, in state: inout State) -> Task<Prepared, any Error> {
     let prepare = prepare
-    let reader = preparers[state.turn % preparers.count]
+    let reader = preparers[state.turn]
     state.turn = (state.turn + 1) % preparers.count
     return Task {
       try await reader.run { () throws(StoreError) in try prepare(range) }

@@ -27,8 +27,9 @@ public import StoicTelemetry
 ///    ``ForwarderOptions/lookahead`` per stream, in one write).
 /// 3. It is read back from the spool, encoded as OTLP and sent with `Idempotency-Key`: the
 ///    reading and encoding run ahead, while the batches before it are in flight (prepared
-///    on ``ForwarderOptions/preparers`` threads, one by default); up to ``ForwarderOptions/inFlight`` sends run at once,
-///    started in order, each recorded in the outbox before it starts. The outbox classifies
+///    on ``ForwarderOptions/preparers`` threads, one by default); up to
+///    ``ForwarderOptions/inFlight`` sends run at once, started in order, each recorded in the
+///    outbox before it starts. The outbox classifies
 ///    the answer: 2xx delivered; 408, 425, 429, 5xx and network errors
 ///    retried with backoff (honouring `Retry-After`); other 4xx parked, and the rest go on; an
 ///    OTLP partial success is delivered and its rejected count reported.
@@ -113,7 +114,7 @@ public actor Forwarder {
     source = SpoolBatchSource(spool: spool, options: options)
     reader = BlockingExecutor()
     prefetch = BatchPrefetch(
-      source: source, exporter: exporter, reader: reader, extra: options.preparers - 1,
+      source: source, exporter: exporter, reader: reader, threads: options.preparers,
       depth: options.inFlight)
     sending = SleepingLock(ForwardingReport())
   }

@@ -413,8 +413,24 @@ extension ByteReader {
     return byte
   }
 
-  /// A varint in its shortest form, at most 10 bytes, fitting in 64 bits.
+  /// A varint in its shortest form, at most 10 bytes, fitting in 64 bits. A one-byte varint
+  /// (every length under 128, most of a record's) is read here; a longer one by
+  /// ``longVarint()``.
+  @inline(__always)
   mutating func varint() throws(LogRecordDecodingError) -> UInt64 {
+    if offset >= 0, offset < bytes.count {
+      let first = bytes[offset]
+      if first < 0x80 {
+        offset += 1
+        return UInt64(first)
+      }
+    }
+    return try longVarint()
+  }
+
+  /// A varint of two bytes or more (or none: the bytes end first), checked as ``varint()``
+  /// checks it.
+  mutating func longVarint() throws(LogRecordDecodingError) -> UInt64 {
     let start = offset
     var value: UInt64 = 0
     var shift: UInt64 = 0

@@ -1,3 +1,4 @@
+import StoicTesting
 import Testing
 
 @testable import StoicStore
@@ -77,5 +78,73 @@ struct JournalFileNamesTests {
     ] {
       #expect(Names.parseSegment(name) == nil, "\(name)")
     }
+  }
+
+  @Test("the parse agrees with the layout read field by field, over names mutated at random")
+  func agreesWithLayout() {
+    var random = SplitMix64(seed: 0x6e61_6d65)
+    let seeds = [
+      Names.segment(first: 0xab, kind: .log), Names.segment(first: 7, kind: .compressed),
+      "journal-00000000000000AB.zst", "journal-+00000000000000f.log",
+      Names.compressedSegment(first: 1, summary: .init(end: 0x150, records: 0x150, bytes: 0xb70)),
+      Names.compressedSegment(first: 0x2a1, summary: .init(end: 0x3f0, records: 0xF, bytes: 64)),
+    ]
+    let alphabet = Array("0189afAFg+-.xlogzstj".utf8)
+    var disagreements: [String] = []
+    for round in 0..<20_000 {
+      var bytes = Array(seeds[round % seeds.count].utf8)
+      for _ in 0..<(1 + Int(random.next() % 3)) {
+        let at = Int(random.next() % UInt64(bytes.count))
+        let byte = alphabet[Int(random.next() % UInt64(alphabet.count))]
+        switch random.next() % 3 {
+        case 0: bytes[at] = byte
+        case 1: bytes.insert(byte, at: at)
+        default: bytes.remove(at: at)
+        }
+      }
+      let name = String(decoding: bytes, as: UTF8.self)
+      if Names.parseSegment(name) != Self.layout(name) { disagreements.append(name) }
+    }
+    #expect(disagreements.count == 0, "\(disagreements.prefix(5))")
+  }
+
+  /// The layout on ``JournalFileNames`` read with `String`'s own tools: what the parse must
+  /// give for every name.
+  static func layout(_ name: String) -> Names.Segment? {
+    guard name.hasPrefix("journal-") else { return nil }
+    let kind: Names.SegmentKind
+    if name.hasSuffix(".log") {
+      kind = .log
+    } else if name.hasSuffix(".zst") {
+      kind = .compressed
+    } else {
+      return nil
+    }
+    let middle = Array(name.utf8.dropFirst(8).dropLast(4))
+    guard middle.count >= 16 else { return nil }
+    func hex(_ digits: ArraySlice<UInt8>) -> UInt64? {
+      guard (1...16).contains(digits.count), digits.allSatisfy({ Character(.init($0)).isHexDigit })
+      else { return nil }
+      return UInt64(String(decoding: digits, as: UTF8.self), radix: 16)
+    }
+    // The first sequence: 16 digits, or a `+` and 15.
+    let firstField = middle[0..<16]
+    guard
+      let first = firstField.first == UInt8(ascii: "+")
+        ? hex(firstField.dropFirst()) : hex(firstField),
+      first >= 1, first <= JournalFrame.maximumSequence
+    else { return nil }
+    let rest = middle.dropFirst(16)
+    if rest.isEmpty { return Names.Segment(first: first, kind: kind, summary: nil) }
+    let fields = rest.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+    guard kind == .compressed, fields.count == 4, fields[0].isEmpty, fields[1].count == 16,
+      let end = hex(fields[1]), let records = hex(fields[2]), let size = hex(fields[3])
+    else { return nil }
+    let possible =
+      end <= JournalFrame.maximumSequence && end >= first - 1 && records <= end - (first - 1)
+      && size >= UInt64(JournalCompressedSegment.headerSize + JournalCompressedSegment.trailerSize)
+    return Names.Segment(
+      first: first, kind: kind,
+      summary: possible ? .init(end: end, records: records, bytes: size) : nil)
   }
 }

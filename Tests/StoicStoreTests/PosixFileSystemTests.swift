@@ -181,6 +181,21 @@ struct PosixFileSystemTests {
     }
   }
 
+  @Test(
+    "list sorts as String does: a prefix first, dotted names kept, names beyond ASCII too",
+    arguments: [
+      ["a", "ab", "a-b", "a.b", "A", "..x", "...", "b", "aa", "a0", "~", "Zz"],
+      ["a", "ab", "é", "Ω", "z", "日本", "e", "..x", "A"],
+    ])
+  func listSortsAsString(names: [String]) throws {
+    try PosixScratchDirectory.with { directory in
+      for name in names.reversed() {
+        try fs.replaceContents(of: StorePath.join(directory, name), with: [0])
+      }
+      #expect(try fs.list(directory) == names.sorted())
+    }
+  }
+
   @Test("list of a directory with more entries than one readdir buffer returns all of them")
   func listMany() throws {
     try PosixScratchDirectory.with { directory in

@@ -30,20 +30,47 @@ extension PosixFileSystem {
       throw StoreError(
         .other, "opendir on \(directory) returned nothing", path: directory, syscall: "opendir")
     }
-    var names: [String] = []
+    // Every name's bytes in one buffer, sorted there (no `String` retained or compared per
+    // comparison: a directory of a thousand segments is listed at every open), then made
+    // `String`s in order.
+    var bytes: [UInt8] = []
+    var spans: [Range<Int>] = []
+    var ascii = true
     do throws(StoreError) {
       while let entry = try Syscall.pointer("readdir", path: directory, { readdir(stream) }) {
-        let name = withUnsafeBytes(of: &entry.pointee.d_name) { bytes in
-          String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        withUnsafeBytes(of: &entry.pointee.d_name) { field in
+          guard let base = field.baseAddress else { return }
+          let name = UnsafeRawBufferPointer(
+            start: base, count: strnlen(base.assumingMemoryBound(to: CChar.self), field.count))
+          // `.` and `..`.
+          if name.count <= 2, name.allSatisfy({ $0 == UInt8(ascii: ".") }) { return }
+          if !name.isASCII { ascii = false }
+          spans.append(bytes.count..<(bytes.count + name.count))
+          bytes.append(contentsOf: name)
         }
-        if name != "." && name != ".." { names.append(name) }
       }
     } catch {
       _ = Syscall.result { closedir(stream) }
       throw error
     }
     try Syscall.run("closedir", path: directory) { closedir(stream) }
-    return names.sorted()
+    return bytes.withUnsafeBytes { bytes in
+      // ASCII names in `String`'s order are in their bytes' order.
+      if ascii { spans.sort { Self.bytesPrecede(bytes[$0], bytes[$1]) } }
+      let names = spans.map { String(decoding: bytes[$0], as: UTF8.self) }
+      return ascii ? names : names.sorted()
+    }
+  }
+
+  /// Whether `left` comes before `right`, byte by byte (a prefix first).
+  static func bytesPrecede(
+    _ left: Slice<UnsafeRawBufferPointer>, _ right: Slice<UnsafeRawBufferPointer>
+  ) -> Bool {
+    let common = min(left.count, right.count)
+    guard common > 0, let leftBase = left.base.baseAddress, let rightBase = right.base.baseAddress
+    else { return left.count < right.count }
+    let order = memcmp(leftBase + left.startIndex, rightBase + right.startIndex, common)
+    return order == 0 ? left.count < right.count : order < 0
   }
 
   /// The size of the file at `path` (`stat(2)`), or `nil` when nothing is there (`ENOENT`).

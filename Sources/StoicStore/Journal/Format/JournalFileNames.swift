@@ -87,16 +87,15 @@ package enum JournalFileNames {
 
   private static func parse(_ utf8: UnsafeRawBufferPointer) -> Segment? {
     let count = utf8.count
-    guard count >= firstOffset + firstDigits + suffixLength,
-      prefix.utf8.elementsEqual(utf8[0..<firstOffset])
+    // The prefix and the suffix compared a word at a time (as loaded, so byte for byte).
+    guard count >= firstOffset + firstDigits + suffixLength, let base = utf8.baseAddress,
+      base.loadUnaligned(as: UInt64.self) == words.prefix
     else { return nil }
     let kind: SegmentKind
-    if ".log".utf8.elementsEqual(utf8[(count - suffixLength)...]) {
-      kind = .log
-    } else if ".zst".utf8.elementsEqual(utf8[(count - suffixLength)...]) {
-      kind = .compressed
-    } else {
-      return nil
+    switch base.loadUnaligned(fromByteOffset: count - suffixLength, as: UInt32.self) {
+    case words.log: kind = .log
+    case words.compressed: kind = .compressed
+    default: return nil
     }
     // Sequences start at 1 and stay below 2^63 (see JournalFrame.maximumSequence). The first
     // sequence is read as `UInt64(_:radix:)` reads it (a leading `+` included), as it always
@@ -136,20 +135,35 @@ package enum JournalFileNames {
         >= UInt64(JournalCompressedSegment.headerSize + JournalCompressedSegment.trailerSize)
   }
 
-  /// The value of the 1 to 16 hex digits `utf8[start..<end]`, or `nil`.
+  /// The value of the 1 to 16 hex digits `utf8[start..<end]` (either case), or `nil`.
   private static func hex(_ utf8: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> UInt64? {
     guard start < end, end - start <= firstDigits else { return nil }
     var value: UInt64 = 0
     for index in start..<end {
-      let digit = utf8[index]
-      switch digit {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(digit - 48)
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(digit - 87)
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): value = value << 4 | UInt64(digit - 55)
-      default: return nil
+      let byte = utf8[index]
+      let digit: UInt8
+      if byte &- UInt8(ascii: "0") < 10 {
+        digit = byte &- UInt8(ascii: "0")
+      } else if (byte | 0x20) &- UInt8(ascii: "a") < 6 {
+        // `| 0x20` takes `A`…`F` to `a`…`f`, and no other byte there.
+        digit = ((byte | 0x20) &- UInt8(ascii: "a")) &+ 10
+      } else {
+        return nil
       }
+      value = (value << 4) | UInt64(digit)
     }
     return value
+  }
+
+  /// The prefix `journal-` and the suffixes `.log` and `.zst` as the words a name's bytes
+  /// load as.
+  private static let words = (
+    prefix: word(prefix, as: UInt64.self), log: word(".log", as: UInt32.self),
+    compressed: word(".zst", as: UInt32.self)
+  )
+
+  private static func word<Word: FixedWidthInteger>(_ text: String, as type: Word.Type) -> Word {
+    Array(text.utf8).withUnsafeBytes { $0.loadUnaligned(as: Word.self) }
   }
 
   /// The quarantine name for damaged bytes of `name` found at `offset`.

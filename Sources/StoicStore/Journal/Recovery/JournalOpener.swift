@@ -1,6 +1,9 @@
 /// Opens a journal directory: takes the lock and applies the recovery rules described on
 /// ``Journal``.
 struct JournalOpener {
+  /// What a compressed segment's name records of it.
+  typealias Summary = JournalFileNames.CompressedSummary
+
   let directory: String
   let fileSystem: any FileSystem
   let options: JournalOptions
@@ -85,8 +88,8 @@ struct JournalOpener {
     var segments = try pairSegments(names: names, report: &report, changed: &directoryChanged)
     // Finish an interrupted drop: sealed segments wholly at or below the low-water mark.
     let lowWaterAtOpen = checkpoint?.lowWater ?? 0
-    while segments.count > 1, segments[1].first - 1 <= lowWaterAtOpen {
-      try fileSystem.remove(StorePath.join(directory, segments[0].name))
+    while segments.count > 1, segments[1].segment.first - 1 <= lowWaterAtOpen {
+      try fileSystem.remove(StorePath.join(directory, segments[0].segment.name))
       segments.removeFirst()
       report.removedCoveredSegments += 1
       directoryChanged = true
@@ -97,37 +100,42 @@ struct JournalOpener {
     // earlier form) from its header and trailer, checked first: one that fails is refused, or
     // set aside by salvage, before any segment is placed.
     var windowPeak = 0
-    var trailers: [UInt64: (end: UInt64, records: Int, bytes: UInt64)] = [:]
+    // A compressed segment's trailer (what it holds) beside it, a `.log`'s `nil`.
+    var trailers: [(end: UInt64, records: Int, bytes: UInt64)?] = []
     var live: [JournalCore.Sealed] = []
-    for segment in segments {
+    for (segment, summary) in segments {
       guard segment.kind == .compressed else {
         live.append(segment)
+        trailers.append(nil)
         continue
       }
-      guard let outcome = try verifyCompressed(segment, report: &report) else { continue }
+      guard let outcome = try verifyCompressed(segment, summary: summary, report: &report)
+      else { continue }
       windowPeak = max(windowPeak, outcome.peak)
-      trailers[segment.first] = (outcome.end, outcome.records, outcome.bytes)
       live.append(segment)
+      trailers.append((outcome.end, outcome.records, outcome.bytes))
     }
 
     // Every segment but the active one (the last, if it is a `.log`) is placed in order, then
     // the active one after them (see JournalSegmentRules).
     let candidate = live.last?.kind == .log ? live.removeLast() : nil
+    if candidate != nil { trailers.removeLast() }
     var placed: [Placed] = []
     for (index, segment) in live.enumerated() {
+      let previous = placed.last
       let situation = JournalSegmentRules.Situation(
         placement: JournalSegmentRules.place(
-          first: segment.first, after: placed.last?.end, lowWater: checkpoint?.lowWater ?? 0),
-        isFirst: placed.isEmpty, followsUnsealed: false, holdsMarker: false,
+          first: segment.first, after: previous?.end, lowWater: checkpoint?.lowWater ?? 0),
+        isFirst: previous == nil, followsUnsealed: false, holdsMarker: false,
         salvage: options.salvage)
       let rule = JournalSegmentRules.decide(situation)
       guard
         try apply(
-          rule, to: segment, in: situation, after: placed.last, checkpoint: &checkpoint,
+          rule, to: segment, in: situation, after: previous, checkpoint: &checkpoint,
           report: &report)
       else { continue }
       let afterMissing = rule.decision == .acceptMissing
-      if let trailer = trailers[segment.first], segment.kind == .compressed {
+      if let trailer = trailers[index], segment.kind == .compressed {
         var segment = segment
         segment.bytes = trailer.bytes
         placed.append(
@@ -341,31 +349,55 @@ struct JournalOpener {
   /// lists what was set aside.
   private func pairSegments(
     names: [String], report: inout JournalRecovery, changed: inout Bool
-  ) throws(StoreError) -> [JournalCore.Sealed] {
-    var logs: [UInt64: String] = [:]
-    var compressed: [UInt64: String] = [:]
-    var extra: [JournalCore.Sealed] = []
-    for name in names {
+  ) throws(StoreError) -> [(segment: JournalCore.Sealed, summary: Summary?)] {
+    // The segments' names by first sequence, in list order within one (their index in it).
+    var found:
+      [(first: UInt64, kind: JournalFileNames.SegmentKind, summary: Summary?, index: Int)] =
+        []
+    for (index, name) in names.enumerated() {
       guard let parsed = JournalFileNames.parseSegment(name) else { continue }
-      if parsed.kind == .log {
-        logs[parsed.first] = name
-      } else if let other = compressed[parsed.first] {
-        // Two compressed files of one first sequence: compression writes one, so the other was
-        // put there by hand. The later in name order is set aside, nothing is removed.
-        compressed[parsed.first] = min(name, other)
-        extra.append(
-          JournalCore.Sealed(first: parsed.first, kind: .compressed, name: max(name, other)))
-      } else {
-        compressed[parsed.first] = name
-      }
+      found.append((parsed.first, parsed.kind, parsed.summary, index))
     }
-    for segment in extra {
+    found.sort { $0.first != $1.first ? $0.first < $1.first : $0.index < $1.index }
+    var pairs: [(first: UInt64, log: String?, compressed: (name: String, summary: Summary?)?)] =
+      []
+    var extra: [(index: Int, segment: JournalCore.Sealed)] = []
+    var cursor = 0
+    while cursor < found.count {
+      let first = found[cursor].first
+      var log: String?
+      var compressed: (name: String, summary: Summary?)?
+      while cursor < found.count, found[cursor].first == first {
+        let entry = found[cursor]
+        let name = names[entry.index]
+        cursor += 1
+        if entry.kind == .log {
+          log = name
+        } else if let other = compressed {
+          // Two compressed files of one first sequence: compression writes one, so the other
+          // was put there by hand. The later in name order is set aside, nothing is removed.
+          let aside: String
+          if name < other.name {
+            compressed = (name, entry.summary)
+            aside = other.name
+          } else {
+            aside = name
+          }
+          extra.append(
+            (entry.index, JournalCore.Sealed(first: first, kind: .compressed, name: aside)))
+        } else {
+          compressed = (name, entry.summary)
+        }
+      }
+      pairs.append((first, log, compressed))
+    }
+    for (_, segment) in extra.sorted(by: { $0.index < $1.index }) {
       try quarantine(segment, report: &report)
       changed = true
     }
-    var segments: [JournalCore.Sealed] = []
-    for first in Set(logs.keys).union(compressed.keys).sorted() {
-      if let zst = compressed[first], let log = logs[first] {
+    var segments: [(segment: JournalCore.Sealed, summary: Summary?)] = []
+    for (first, log, compressed) in pairs {
+      if let (zst, summary) = compressed, let log {
         let zstSegment = JournalCore.Sealed(first: first, kind: .compressed, name: zst)
         let logSegment = JournalCore.Sealed(first: first, kind: .log, name: log)
         var peak = 0
@@ -380,16 +412,16 @@ struct JournalOpener {
           } else {
             try quarantine(logSegment, report: &report)  // @L
           }
-          segments.append(zstSegment)
+          segments.append((zstSegment, summary))
         } else {
           try quarantine(zstSegment, report: &report)  // @M
-          segments.append(logSegment)
+          segments.append((logSegment, nil))
         }
         changed = true
-      } else if let zst = compressed[first] {
-        segments.append(JournalCore.Sealed(first: first, kind: .compressed, name: zst))
-      } else if let log = logs[first] {
-        segments.append(JournalCore.Sealed(first: first, kind: .log, name: log))
+      } else if let (zst, summary) = compressed {
+        segments.append((JournalCore.Sealed(first: first, kind: .compressed, name: zst), summary))
+      } else if let log {
+        segments.append((JournalCore.Sealed(first: first, kind: .log, name: log), nil))
       }
     }
     return segments
@@ -436,16 +468,17 @@ struct JournalOpener {
   }
 
   /// Where a compressed segment's records end (its first sequence - 1 if it holds none), how
-  /// many it holds and the file's size. A name that records them gives them, and the file is
+  /// many it holds and the file's size. A name that records them gives them (`summary`, parsed
+  /// from it when the directory was listed), and the file is
   /// not touched: the read that reaches the segment checks them against its trailer and size
   /// (and a salvaging journal sets it aside then, see ``Journal/setAsideDamaged(_:)``), so an
   /// open does not grow with the sealed segments. Otherwise (a name of the earlier form) the
   /// header and trailer are checked; a damaged segment is refused, or set aside whole by
   /// salvage (then `nil`).
-  private func verifyCompressed(_ segment: JournalCore.Sealed, report: inout JournalRecovery)
-    throws(StoreError) -> (end: UInt64, peak: Int, records: Int, bytes: UInt64)?
-  {
-    if let summary = JournalFileNames.parseSegment(segment.name)?.summary {
+  private func verifyCompressed(
+    _ segment: JournalCore.Sealed, summary: Summary?, report: inout JournalRecovery
+  ) throws(StoreError) -> (end: UInt64, peak: Int, records: Int, bytes: UInt64)? {
+    if let summary {
       // A summary's record count is at most its sequences' (below 2^62): it fits an `Int`.
       return (summary.end, 0, Int(summary.records), summary.bytes)
     }

@@ -177,11 +177,14 @@ enum JournalSegmentRules {
     assert(
       !(situation.isFirst && situation.followsUnsealed),
       "the first segment follows no segment")
-    let matching = cases.filter { $0.matches(situation) }
-    assert(matching.count == 1, "\(matching.count) recovery cases match \(situation)")
+    // Exactly one case matches (counted in debug builds; an open decides once a segment, so
+    // a release build takes the first match without building the list of them).
+    assert(
+      cases.count { $0.matches(situation) } == 1,
+      "\(cases.count { $0.matches(situation) }) recovery cases match \(situation)")
     // The table covers every situation (checked above in debug builds, and by a test over all
     // of them); refusing is the safe answer should it ever not.
-    return matching.first
+    return cases.first { $0.matches(situation) }
       ?? Case(label: "?", .contiguous, nil, nil, nil, nil, .refuse)
   }
 }

@@ -4,6 +4,12 @@ struct JournalOpener {
   /// What a compressed segment's name records of it.
   typealias Summary = JournalFileNames.CompressedSummary
 
+  /// A segment the directory holds, with what its name records (a compressed one's).
+  struct Listed {
+    var segment: JournalCore.Sealed
+    var summary: Summary? = nil
+  }
+
   let directory: String
   let fileSystem: any FileSystem
   let options: JournalOptions
@@ -103,13 +109,14 @@ struct JournalOpener {
     // A compressed segment's trailer (what it holds) beside it, a `.log`'s `nil`.
     var trailers: [(end: UInt64, records: Int, bytes: UInt64)?] = []
     var live: [JournalCore.Sealed] = []
-    for (segment, summary) in segments {
+    for listed in segments {
+      let segment = listed.segment
       guard segment.kind == .compressed else {
         live.append(segment)
         trailers.append(nil)
         continue
       }
-      guard let outcome = try verifyCompressed(segment, summary: summary, report: &report)
+      guard let outcome = try verifyCompressed(segment, summary: listed.summary, report: &report)
       else { continue }
       windowPeak = max(windowPeak, outcome.peak)
       live.append(segment)
@@ -349,56 +356,65 @@ struct JournalOpener {
   /// lists what was set aside.
   private func pairSegments(
     names: [String], report: inout JournalRecovery, changed: inout Bool
-  ) throws(StoreError) -> [(segment: JournalCore.Sealed, summary: Summary?)] {
+  ) throws(StoreError) -> [Listed] {
     // The segments' names by first sequence, in list order within one (their index in it).
-    var found:
-      [(first: UInt64, kind: JournalFileNames.SegmentKind, summary: Summary?, index: Int)] =
-        []
+    struct Found {
+      var segment: JournalFileNames.Segment
+      var index: Int
+    }
+    var found: [Found] = []
+    found.reserveCapacity(names.count)
     for (index, name) in names.enumerated() {
       guard let parsed = JournalFileNames.parseSegment(name) else { continue }
-      found.append((parsed.first, parsed.kind, parsed.summary, index))
+      found.append(Found(segment: parsed, index: index))
     }
-    found.sort { $0.first != $1.first ? $0.first < $1.first : $0.index < $1.index }
-    var pairs: [(first: UInt64, log: String?, compressed: (name: String, summary: Summary?)?)] =
-      []
+    found.sort {
+      $0.segment.first != $1.segment.first
+        ? $0.segment.first < $1.segment.first : $0.index < $1.index
+    }
+    // Each first sequence's `.log` and compressed file.
+    struct Pair {
+      var first: UInt64
+      var log: String?
+      var compressed: Listed?
+    }
+    var pairs: [Pair] = []
     var extra: [(index: Int, segment: JournalCore.Sealed)] = []
     var cursor = 0
     while cursor < found.count {
-      let first = found[cursor].first
-      var log: String?
-      var compressed: (name: String, summary: Summary?)?
-      while cursor < found.count, found[cursor].first == first {
+      var pair = Pair(first: found[cursor].segment.first)
+      while cursor < found.count, found[cursor].segment.first == pair.first {
         let entry = found[cursor]
         let name = names[entry.index]
         cursor += 1
-        if entry.kind == .log {
-          log = name
-        } else if let other = compressed {
+        let segment = JournalCore.Sealed(first: pair.first, kind: entry.segment.kind, name: name)
+        if entry.segment.kind == .log {
+          pair.log = name
+        } else if let other = pair.compressed {
           // Two compressed files of one first sequence: compression writes one, so the other
           // was put there by hand. The later in name order is set aside, nothing is removed.
-          let aside: String
-          if name < other.name {
-            compressed = (name, entry.summary)
-            aside = other.name
+          if name < other.segment.name {
+            pair.compressed = Listed(segment: segment, summary: entry.segment.summary)
+            extra.append((entry.index, other.segment))
           } else {
-            aside = name
+            extra.append((entry.index, segment))
           }
-          extra.append(
-            (entry.index, JournalCore.Sealed(first: first, kind: .compressed, name: aside)))
         } else {
-          compressed = (name, entry.summary)
+          pair.compressed = Listed(segment: segment, summary: entry.segment.summary)
         }
       }
-      pairs.append((first, log, compressed))
+      pairs.append(pair)
     }
     for (_, segment) in extra.sorted(by: { $0.index < $1.index }) {
       try quarantine(segment, report: &report)
       changed = true
     }
-    var segments: [(segment: JournalCore.Sealed, summary: Summary?)] = []
-    for (first, log, compressed) in pairs {
-      if let (zst, summary) = compressed, let log {
-        let zstSegment = JournalCore.Sealed(first: first, kind: .compressed, name: zst)
+    var segments: [Listed] = []
+    segments.reserveCapacity(pairs.count)
+    for pair in pairs {
+      let first = pair.first
+      if let compressed = pair.compressed, let log = pair.log {
+        let zstSegment = compressed.segment
         let logSegment = JournalCore.Sealed(first: first, kind: .log, name: log)
         var peak = 0
         let logScan = try scanLog(
@@ -412,16 +428,16 @@ struct JournalOpener {
           } else {
             try quarantine(logSegment, report: &report)  // @L
           }
-          segments.append((zstSegment, summary))
+          segments.append(compressed)
         } else {
           try quarantine(zstSegment, report: &report)  // @M
-          segments.append((logSegment, nil))
+          segments.append(Listed(segment: logSegment))
         }
         changed = true
-      } else if let (zst, summary) = compressed {
-        segments.append((JournalCore.Sealed(first: first, kind: .compressed, name: zst), summary))
-      } else if let log {
-        segments.append((JournalCore.Sealed(first: first, kind: .log, name: log), nil))
+      } else if let compressed = pair.compressed {
+        segments.append(compressed)
+      } else if let log = pair.log {
+        segments.append(Listed(segment: JournalCore.Sealed(first: first, kind: .log, name: log)))
       }
     }
     return segments

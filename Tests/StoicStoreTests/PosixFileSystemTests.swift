@@ -186,6 +186,15 @@ struct PosixFileSystemTests {
     arguments: [
       ["a", "ab", "a-b", "a.b", "A", "..x", "...", "b", "aa", "a0", "~", "Zz"],
       ["a", "ab", "é", "Ω", "z", "日本", "e", "..x", "A"],
+      // A long shared prefix, names that tie in the eight bytes after it, and prefixes of one
+      // another on either side of those eight.
+      [
+        "journal-0000000000000001.log", "journal-0000000000000001.zst",
+        "journal-0000000000000001-0000000000000150-150-b70.zst", "journal-000000000000000",
+        "journal-0000000000000001", "journal-00000000000000011111111112",
+        "journal-00000000000000011111111111", "journal-000000000000000111111111",
+        "journal-00000000000000011111111", "journal-0000000000000002.log",
+      ],
     ])
   func listSortsAsString(names: [String]) throws {
     try PosixScratchDirectory.with { directory in

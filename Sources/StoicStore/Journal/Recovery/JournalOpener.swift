@@ -485,10 +485,10 @@ struct JournalOpener {
 
   /// Where a compressed segment's records end (its first sequence - 1 if it holds none), how
   /// many it holds and the file's size. A name that records them gives them (`summary`, parsed
-  /// from it when the directory was listed), and the file is
-  /// not touched: the read that reaches the segment checks them against its trailer and size
-  /// (and a salvaging journal sets it aside then, see ``Journal/setAsideDamaged(_:)``), so an
-  /// open does not grow with the sealed segments. Otherwise (a name of the earlier form) the
+  /// from it when the directory was listed), and the file is not touched: the read that
+  /// reaches the segment checks them against its trailer and size (and a salvaging journal
+  /// sets it aside then, see ``Journal/setAsideDamaged(_:)``), so an open does not grow with
+  /// the sealed segments. Otherwise (a name of the earlier form) the
   /// header and trailer are checked; a damaged segment is refused, or set aside whole by
   /// salvage (then `nil`).
   private func verifyCompressed(

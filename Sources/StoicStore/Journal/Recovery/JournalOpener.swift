@@ -106,29 +106,32 @@ struct JournalOpener {
     // earlier form) from its header and trailer, checked first: one that fails is refused, or
     // set aside by salvage, before any segment is placed.
     var windowPeak = 0
-    // A compressed segment's trailer (what it holds) beside it, a `.log`'s `nil`.
-    var trailers: [(end: UInt64, records: Int, bytes: UInt64)?] = []
-    var live: [JournalCore.Sealed] = []
+    // Each segment to place, a compressed one with where its records end and how many it holds
+    // (a `.log`'s are found by its scan when it is placed).
+    struct Live {
+      var segment: JournalCore.Sealed
+      var holds: (end: UInt64, records: Int)?
+    }
+    var live: [Live] = []
     for listed in segments {
-      let segment = listed.segment
+      var segment = listed.segment
       guard segment.kind == .compressed else {
-        live.append(segment)
-        trailers.append(nil)
+        live.append(Live(segment: segment))
         continue
       }
       guard let outcome = try verifyCompressed(segment, summary: listed.summary, report: &report)
       else { continue }
       windowPeak = max(windowPeak, outcome.peak)
-      live.append(segment)
-      trailers.append((outcome.end, outcome.records, outcome.bytes))
+      segment.bytes = outcome.bytes
+      live.append(Live(segment: segment, holds: (outcome.end, outcome.records)))
     }
 
     // Every segment but the active one (the last, if it is a `.log`) is placed in order, then
     // the active one after them (see JournalSegmentRules).
-    let candidate = live.last?.kind == .log ? live.removeLast() : nil
-    if candidate != nil { trailers.removeLast() }
+    let candidate = live.last?.segment.kind == .log ? live.removeLast().segment : nil
     var placed: [Placed] = []
-    for (index, segment) in live.enumerated() {
+    for (index, entry) in live.enumerated() {
+      let segment = entry.segment
       let previous = placed.last
       let situation = JournalSegmentRules.Situation(
         placement: JournalSegmentRules.place(
@@ -142,13 +145,10 @@ struct JournalOpener {
           report: &report)
       else { continue }
       let afterMissing = rule.decision == .acceptMissing
-      if let trailer = trailers[index], segment.kind == .compressed {
-        var segment = segment
-        segment.bytes = trailer.bytes
+      if let holds = entry.holds {
         placed.append(
           Placed(
-            segment: segment, end: trailer.end, records: trailer.records,
-            afterMissing: afterMissing))
+            segment: segment, end: holds.end, records: holds.records, afterMissing: afterMissing))
       } else {
         // The segment a roll replaced (the last before the active one): its seal may not have
         // been made, so it is scanned as the active one is; placing the active segment

@@ -243,6 +243,34 @@ struct ForwarderTests {
     try spool.close()
   }
 
+  @Test("of the batches delivered before a restart, the longest from the cursor is found")
+  func longestDeliveredBeforeRestart() async throws {
+    let disk = SimulatedFileSystem()
+    let spool = try Fixture.openSpool(disk)
+    for index in 0..<5 { Fixture.log(spool, index) }
+    let receiver = FakeReceiver()
+    let events = EventLog()
+    var forwarder = try await Fixture.open(spool, receiver, disk: disk, events: events.sink)
+    // Two batches from the first record acknowledged (1…1 and 1…3), the spool not released; a
+    // batch from there now would take all five.
+    for last: UInt64 in [1, 3] {
+      let key = SpoolRange(stream: .logs, first: 1, last: last).key(spool: spool.identity)
+      try await forwarder.outbox.enqueue(SpoolRange(stream: .logs, first: 1, last: last), key: key)
+      try await forwarder.outbox.acknowledge(key)
+    }
+    try await forwarder.close()
+    forwarder = try await Fixture.open(spool, receiver, disk: disk, events: events.sink)
+    let report = try await forwarder.drain()
+    #expect(report.batchesFoundDelivered == 1)
+    let found = events.named(ForwardingEvents.batchFoundDelivered)
+    #expect(found.count == 1)
+    #expect(found.first?["range"] == "logs 1…3")
+    #expect(try Fixture.appSequences(receiver) == [3, 4])
+    #expect(spool.logs.lowWaterMark == spool.logs.lastSequence)
+    try await forwarder.close()
+    try spool.close()
+  }
+
   @Test("user headers go with every request; no header value reaches an event")
   func headers() async throws {
     let disk = SimulatedFileSystem()

@@ -130,6 +130,10 @@ import Testing
     #expect(await outbox.state(of: "A") == .delivered)
     #expect(await outbox.state(of: "B") == .needsAttention)
     #expect(await outbox.state(of: "C") == nil)
+    // Asked of many keys at once: the first delivered one, by the same states.
+    #expect(await outbox.firstDelivered(among: ["C", "B", "A", "A"]) == 2)
+    #expect(await outbox.firstDelivered(among: ["B", "C"]) == nil)
+    #expect(await outbox.firstDelivered(among: []) == nil)
   }
 }
 

@@ -507,17 +507,19 @@ public actor Forwarder {
 
   /// A batch starting where `range` starts, up to its end, that the outbox remembers as
   /// delivered: one formed before a restart, acknowledged, whose records had not left the spool.
+  /// The longest such batch, asked of the outbox in one call (a call per candidate end was a
+  /// round trip to the outbox's thread each: about 70 ms for a batch of 1,000 records at a
+  /// forwarder's first round).
   private func deliveredBefore(_ range: SpoolRange) async -> SpoolRange? {
-    var last = range.last
-    while last >= range.first {
-      let candidate = SpoolRange(stream: range.stream, first: range.first, last: last)
-      if await outbox.state(of: candidate.key(spool: spool.identity)) == .delivered {
-        return candidate
-      }
-      if last == range.first { break }
-      last -= 1
+    guard range.last >= range.first else { return nil }
+    let candidates = (range.first...range.last).reversed().map {
+      SpoolRange(stream: range.stream, first: range.first, last: $0)
     }
-    return nil
+    let identity = spool.identity
+    guard
+      let index = await outbox.firstDelivered(among: candidates.map { $0.key(spool: identity) })
+    else { return nil }
+    return candidates[index]
   }
 
   /// Sends one batch; runs on the global executor, beside the other sends in flight. Its body

@@ -144,6 +144,13 @@ public actor Outbox<Item: Sendable> {
     return engine.ledger.isRetired(key) ? .delivered : nil
   }
 
+  /// The index of the first of `keys` whose state (``state(of:)``) is
+  /// ``OutboxEntryState/delivered``, or nil when none is: one call for a question asked of many
+  /// keys at once, where each ``state(of:)`` from outside is a round trip to the outbox's thread.
+  public func firstDelivered(among keys: [String]) -> Int? {
+    keys.firstIndex { state(of: $0) == .delivered }
+  }
+
   /// What this build cannot read, kept byte for byte: "N entries this app cannot read, still
   /// on this device".
   public var unreadable: [OutboxUnreadableEntry] { engine.unreadableEntries }

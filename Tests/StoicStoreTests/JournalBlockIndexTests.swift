@@ -131,4 +131,54 @@ import Testing
     #expect(relearned != known)
     try journal.close()
   }
+
+  @Test("batches read in order through a segment's blocks decode each block about once")
+  func batchesInOrderDecodeEachBlockOnce() throws {
+    let disk = SimulatedFileSystem()
+    var options = Self.options
+    let pool = JournalCompressedBlockPool(capacity: 2, bytesLimit: 8 << 20)
+    options.blockPool = pool
+    let journal = try Journal.open(directory: Self.directory, fileSystem: disk, options: options)
+    defer { try? journal.close() }
+    var sequence: UInt64 = 0
+    while try journal.segments().count < 2 {
+      sequence += 1
+      try journal.append(Self.payload(sequence))
+    }
+    try journal.compressSealedSegments()
+    let last = try #require(try journal.segments().dropFirst().first).first - 1
+    func decodes() -> Int {
+      let pair = pool.borrowPair()
+      defer { pool.giveBack(pair) }
+      return pair.map(\.decodes).reduce(0, +)
+    }
+    // A first read learns where the blocks are.
+    #expect(try Self.sequences(journal, from: 1, count: Int(last)) == Array(1...last))
+    let name = try #require(disk.list(Self.directory).first { $0.hasSuffix(".zst") })
+    let lastBlock = try #require(journal.blockIndex.start(of: name, for: last))
+    #expect(lastBlock.position > 0)
+    let before = decodes()
+    // Then a hundred records at a time, each read stopped there, as a forwarder forms batches.
+    var start: UInt64 = 1
+    var read: [UInt64] = []
+    while start <= last {
+      var batch: [UInt64] = []
+      let stopped = try #require(throws: StoreError.self) {
+        try journal.forEachRecordBorrowing(from: start) { (sequence, _) throws(StoreError) in
+          batch.append(sequence)
+          if batch.count == 100 || sequence == last { throw StoreError(.other, "batch") }
+        }
+      }
+      #expect(stopped.message == "batch")
+      read += batch
+      start += UInt64(batch.count)
+    }
+    #expect(read == Array(1...last))
+    // Six blocks of 1 MiB: each decoded once as the batches reach it, and one more at most
+    // where the first batch starts over the blocks the full read left behind (without the
+    // blocks' memory, each batch decoded its block and the one after it: about thirty).
+    let batches = (Int(last) + 99) / 100
+    #expect(batches >= 14)
+    #expect(decodes() - before <= 8, "\(decodes() - before) decodes for \(batches) batches")
+  }
 }

@@ -35,6 +35,125 @@ struct JournalCompressedBlockPoolTests {
     #expect(next.contains { $0 === pair[1] })
   }
 
+  /// Segments of about a hundred of the tests' records, each compressed as one block.
+  static let blockSizedSegments = JournalOptions(
+    segmentSize: 4096, readWindow: 64, compressSealedSegments: true,
+    backgroundMaintenance: false)
+
+  @Test(
+    "a block decoded again from the same stored bytes takes its records back; other bytes or limits decode"
+  )
+  func decodeTakenBackOnlyForTheSameInput() {
+    func raw(_ payloads: [[UInt8]], first: UInt64) -> [UInt8] {
+      var encoder = JournalRecordBlock.Encoder()
+      for (index, payload) in payloads.enumerated() {
+        payload.withUnsafeBytes { encoder.append(sequence: first + UInt64(index), payload: $0) }
+      }
+      return encoder.columns() + encoder.rests
+    }
+    let block = JournalCompressedBlock()
+    func load(_ bytes: [UInt8], maxRecordSize: Int = 1 << 20) -> [[UInt8]] {
+      block.clear()
+      block.kind = JournalCompressedSegment.kindRaw
+      block.stored = bytes
+      block.rawLength = bytes.count
+      block.position = 20
+      block.decode(maxRecordSize: maxRecordSize, payloadLimit: 1 << 20)
+      var records: [[UInt8]] = []
+      var start = 0
+      for end in block.ends {
+        records.append(Array(block.payloads[start..<end]))
+        start = end
+      }
+      return records
+    }
+    let a = (1...20 as ClosedRange<UInt64>).map(JournalTestSupport.payload)
+    var b = a
+    b[7][0] ^= 0xFF
+    #expect(load(raw(a, first: 1)) == a && block.decodes == 1)
+    #expect(load(raw(a, first: 1)) == a && block.decodes == 1)
+    #expect(load(raw(b, first: 1)) == b && block.decodes == 2)
+    #expect(load(raw(a, first: 1)) == a && block.decodes == 3)
+    #expect(load(raw(a, first: 1), maxRecordSize: 4096) == a && block.decodes == 4)
+    #expect(load(raw(a, first: 101)) == a && block.decodes == 5 && block.first == 101)
+    #expect(load(raw(a, first: 101)) == a && block.decodes == 5 && block.first == 101)
+    // A decode that fails forgets what was decoded before it.
+    #expect(load(Array(raw(a, first: 101).dropLast())).isEmpty && block.failure != nil)
+    #expect(load(raw(a, first: 101)) == a && block.decodes == 7 && block.failure == nil)
+  }
+
+  @Test("journals at one path on two disks, read through one pool, each read their own records")
+  func sameNamesOtherBytes() throws {
+    var options = Self.blockSizedSegments
+    options.blockPool = JournalCompressedBlockPool(capacity: 2, bytesLimit: 4 << 20)
+    var journals: [(journal: Journal, payloads: [[UInt8]])] = []
+    for salt: UInt8 in [0, 0x5A] {
+      let journal = try Journal.open(
+        directory: JournalTestSupport.directory, fileSystem: SimulatedFileSystem(),
+        options: options)
+      let payloads = (1...300 as ClosedRange<UInt64>).map {
+        JournalTestSupport.payload($0).map { $0 ^ salt }
+      }
+      for payload in payloads { try journal.append(payload) }
+      try journal.compressSealedSegments()
+      journals.append((journal, payloads))
+    }
+    // Each read stops after ten records, so the pool's blocks last decoded the segment the
+    // other journal's read then starts in: the same name, the same block positions and lengths.
+    for from in [1, 150, 1, 150] as [UInt64] {
+      for (journal, payloads) in journals {
+        var read: [[UInt8]] = []
+        let stopped = try #require(throws: StoreError.self) {
+          try journal.forEachRecordBorrowing(from: from) { (_, payload) throws(StoreError) in
+            read.append(Array(payload))
+            if read.count == 10 { throw StoreError(.other, "enough") }
+          }
+        }
+        #expect(stopped.message == "enough")
+        #expect(read == Array(payloads[Int(from - 1)..<Int(from + 9)]))
+      }
+    }
+    for (journal, _) in journals { try journal.close() }
+  }
+
+  @Test("a read of the next records of a block just read decodes no block again")
+  func nextRangeOfABlockIsNotDecodedAgain() throws {
+    let disk = SimulatedFileSystem()
+    var options = Self.blockSizedSegments
+    let pool = JournalCompressedBlockPool(capacity: 2, bytesLimit: 4 << 20)
+    options.blockPool = pool
+    let journal = try Journal.open(
+      directory: JournalTestSupport.directory, fileSystem: disk, options: options)
+    for sequence in 1...300 as ClosedRange<UInt64> {
+      try journal.append(JournalTestSupport.payload(sequence))
+    }
+    try journal.compressSealedSegments()
+    func decodes() -> Int {
+      let pair = pool.borrowPair()
+      defer { pool.giveBack(pair) }
+      return pair.map(\.decodes).reduce(0, +)
+    }
+    // Ten records at a time, each read stopped there as a batch's read is.
+    var batches: [[UInt64]] = []
+    var counts: [Int] = []
+    for from: UInt64 in [1, 11, 1] {
+      var sequences: [UInt64] = []
+      let stopped = try #require(throws: StoreError.self) {
+        try journal.forEachRecordBorrowing(from: from) { (sequence, _) throws(StoreError) in
+          sequences.append(sequence)
+          if sequences.count == 10 { throw StoreError(.other, "enough") }
+        }
+      }
+      #expect(stopped.message == "enough")
+      batches.append(sequences)
+      counts.append(decodes())
+    }
+    #expect(batches == [Array(1...10), Array(11...20), Array(1...10)])
+    #expect(counts[0] > 0)
+    #expect(counts == [counts[0], counts[0], counts[0]])
+    try journal.close()
+  }
+
   @Test("reads that reuse the blocks see exactly the records, also after a read stopped early")
   func reusedBlocksReadTheSameRecords() throws {
     let disk = SimulatedFileSystem()

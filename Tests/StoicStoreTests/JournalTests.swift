@@ -303,9 +303,10 @@ struct JournalTests {
     let frame = JournalFrame.recordSize(payloadCount: options.maxRecordSize)
     let bound = 2 * max(options.readWindow, frame)
     // A compressed block holds at most one segment's (or blockTarget's) payload; a reader keeps
-    // its stored bytes, its raw bytes and its rebuilt payloads, plus the window.
+    // two, each with its stored bytes, its raw bytes (none here: noise is stored raw) and its
+    // rebuilt payloads, and the stored bytes of the block it last decoded, plus the window.
     let block = min(JournalCompressedSegment.blockTarget, Int(options.segmentSize))
-    let readBound = bound + 4 * block
+    let readBound = bound + 6 * block
     #expect(total > 10 * readBound)
     let reopened = try Journal.open(directory: directory, fileSystem: disk, options: options)
     defer { try? reopened.close() }

@@ -15,8 +15,8 @@ public struct JournalOptions: Sendable {
   /// How many bytes recovery and readers of `.log` segments keep in memory at once (at least
   /// one whole frame of ``maxRecordSize`` is always allowed). Default 64 KiB. Readers of
   /// compressed segments hold two blocks instead (about 1 MiB of payload each, or one record
-  /// if larger, as stored, decompressed and rebuilt bytes: a few MiB, whatever the journal's
-  /// size).
+  /// if larger, as stored, decompressed and rebuilt bytes, and the stored bytes of the block
+  /// each last decoded: a few MiB, whatever the journal's size).
   public var readWindow: Int
   /// Whether sealed segments are rewritten as zstd-compressed blocks. Default `true`.
   public var compressSealedSegments: Bool

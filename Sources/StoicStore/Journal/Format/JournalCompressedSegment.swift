@@ -67,8 +67,9 @@ enum JournalCompressedSegment {
 
   /// The payload bytes a writer puts in one block (a larger record gets a block of its own).
   /// 1 MiB: on log records the ratio gains little beyond it (BENCHMARKS.md has the ratio at
-  /// each block size), and a reader holds two blocks of about three times this each (stored,
-  /// raw and rebuilt payloads), whatever the journal's size.
+  /// each block size), and a reader holds two blocks of about four times this each at most
+  /// (stored, raw and rebuilt payloads, and the stored bytes of the block last decoded, kept to
+  /// recognise it), whatever the journal's size.
   static let blockTarget = 1 << 20
   /// The largest raw or stored block, and the most payload bytes in one block, any reader
   /// accepts (or one record of the reader's `maxRecordSize`, if that is larger).

@@ -5,6 +5,8 @@ extension Journal {
   /// compressed one two blocks at a time (each about 1 MiB of payload, or one record if larger,
   /// held as stored, decompressed and rebuilt bytes), the second decoded on a worker thread
   /// while the first is; a block's records are handed out only once the whole block checked.
+  /// A block read again soon after (a read of the next range of the same block) is not
+  /// decoded again when its stored bytes are the same (`JournalCompressedBlock`).
   ///
   /// Sees the records appended before the call; appends made meanwhile (even from `body`) are
   /// not visited. Dropping or snapshotting concurrently may make the read fail with

@@ -1,5 +1,19 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One data block of a compressed segment on its way from stored bytes to rebuilt records,
 /// with the buffers it reuses from block to block.
+///
+/// A block remembers what it last decoded: cleared (by its reader, or given back to the pool),
+/// its records are set aside with the stored bytes they came from, and a decode of the same
+/// stored bytes (compared byte for byte, with the same kind, length and limits) takes them back
+/// instead of decompressing again. Decoding depends on nothing else, so what it takes back is
+/// what decoding would give. A consumer that reads a segment a range at a time (a forwarder
+/// forms batches of a thousand records, then reads each one again for its body, about five to a
+/// block) decodes each block about once instead of once per range that touches it.
 ///
 /// A ``JournalCompressedReader`` owns two and may decode one on a worker thread while it
 /// decodes the other: the reader hands a block over only after filling ``stored``, and touches
@@ -22,17 +36,73 @@ final class JournalCompressedBlock: @unchecked Sendable {
   private(set) var first: UInt64 = 0
   /// Why the last decode failed, or `nil`.
   private(set) var failure: String?
+  /// How many decodes decompressed and rebuilt (those taken back are not counted).
+  private(set) var decodes = 0
   private let decompressor = Zstd.Decompressor()
+  /// What the last successful decode took as its input (with ``memoStored``), while
+  /// ``payloads`` still hold its records; `nil` once a decode started over them.
+  private var memo: Memo?
+  /// The stored bytes of the last successful decode (swapped out of ``stored``, not copied).
+  private var memoStored: [UInt8] = []
+  /// The record ends of the last successful decode while the block is cleared.
+  private var memoEnds: [Int] = []
+
+  /// Everything a decode's result depends on besides the stored bytes.
+  private struct Memo {
+    var kind: UInt8
+    var rawLength: Int
+    var maxRecordSize: Int
+    var payloadLimit: Int
+    /// Where the block was (a hint for a reader choosing which of its blocks to read into).
+    var position: UInt64
+    /// Its first sequence.
+    var first: UInt64
+
+    /// Whether a decode of the same stored bytes with `other`'s inputs gives this result.
+    func decodes(like other: Memo) -> Bool {
+      kind == other.kind && rawLength == other.rawLength && maxRecordSize == other.maxRecordSize
+        && payloadLimit == other.payloadLimit
+    }
+  }
 
   /// Bytes held by this block's buffers.
   var heldBytes: Int {
-    stored.capacity + raw.capacity + payloads.capacity
-      + (ends.capacity + columns.capacity) * MemoryLayout<Int>.stride
+    stored.capacity + memoStored.capacity + raw.capacity + payloads.capacity
+      + (ends.capacity + memoEnds.capacity + columns.capacity) * MemoryLayout<Int>.stride
   }
 
-  /// Forgets the decoded records (keeps the storage).
+  /// Where the block this one last decoded lies in its segment, while its records can be
+  /// taken back without decoding (if the stored bytes read there are the same).
+  var rememberedPosition: UInt64? { memo?.position }
+
+  /// Forgets the decoded records for its reader (keeps the storage); they stay set aside for a
+  /// decode of the same stored bytes.
   func clear() {
+    if !ends.isEmpty, memo != nil { swap(&ends, &memoEnds) }
     ends.removeAll(keepingCapacity: true)
+  }
+
+  /// Takes back the records of the last successful decode if `inputs` and the stored bytes
+  /// are what it decoded; returns whether it did.
+  private func takeBack(_ inputs: Memo) -> Bool {
+    guard let memo, memo.decodes(like: inputs), stored.count == memoStored.count else {
+      return false
+    }
+    let same = stored.withUnsafeBytes { new in
+      memoStored.withUnsafeBytes { old in
+        guard let newBytes = new.baseAddress, let oldBytes = old.baseAddress else {
+          return new.count == old.count
+        }
+        return memcmp(newBytes, oldBytes, new.count) == 0
+      }
+    }
+    guard same else { return false }
+    if ends.isEmpty { swap(&ends, &memoEnds) }
+    guard !ends.isEmpty else { return false }
+    first = memo.first
+    self.memo?.position = inputs.position
+    failure = nil
+    return true
   }
 
   /// Decompresses (kind zstd) and checks the block's records, rebuilding them into
@@ -41,6 +111,13 @@ final class JournalCompressedBlock: @unchecked Sendable {
   /// does not decompress to exactly ``rawLength`` bytes, and the records' structure is
   /// checked before any is used.
   func decode(maxRecordSize: Int, payloadLimit: Int) {
+    var inputs = Memo(
+      kind: kind, rawLength: rawLength, maxRecordSize: maxRecordSize,
+      payloadLimit: payloadLimit, position: position, first: 0)
+    if takeBack(inputs) { return }
+    memo = nil
+    memoEnds.removeAll(keepingCapacity: true)
+    decodes += 1
     failure = nil
     ends.removeAll(keepingCapacity: true)
     let source: [UInt8]
@@ -81,5 +158,8 @@ final class JournalCompressedBlock: @unchecked Sendable {
       return
     }
     first = decoded.first
+    inputs.first = decoded.first
+    memo = inputs
+    swap(&stored, &memoStored)
   }
 }

@@ -36,8 +36,8 @@ final class JournalCompressedBlockPool: Sendable {
   }
 
   /// Takes back the blocks of a finished read (no worker may still be decoding into them),
-  /// keeping those within ``bytesLimit`` up to ``capacity``; their decoded records are
-  /// forgotten.
+  /// keeping those within ``bytesLimit`` up to ``capacity``; their decoded records are set
+  /// aside, taken back only by a decode of the same stored bytes (`JournalCompressedBlock`).
   func giveBack(_ returned: [JournalCompressedBlock]) {
     let kept = returned.filter { $0.heldBytes <= bytesLimit }
     for block in kept { block.clear() }

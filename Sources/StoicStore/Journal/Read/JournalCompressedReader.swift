@@ -159,6 +159,13 @@ struct JournalCompressedReader {
         }
         continue
       }
+      // Read into the block that last decoded the one at `offset`, if one did: its decode is
+      // then taken back (JournalCompressedBlock) when the stored bytes read are the same.
+      if blocks[current].rememberedPosition != offset,
+        blocks[1 - current].rememberedPosition == offset
+      {
+        current = 1 - current
+      }
       let block = blocks[current]
       switch try readBlock(into: block) {
       case .trailer(let count, let lastSequence, let position):

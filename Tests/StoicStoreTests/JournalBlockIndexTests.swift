@@ -147,17 +147,12 @@ import Testing
     }
     try journal.compressSealedSegments()
     let last = try #require(try journal.segments().dropFirst().first).first - 1
-    func decodes() -> Int {
-      let pair = pool.borrowPair()
-      defer { pool.giveBack(pair) }
-      return pair.map(\.decodes).reduce(0, +)
-    }
     // A first read learns where the blocks are.
     #expect(try Self.sequences(journal, from: 1, count: Int(last)) == Array(1...last))
     let name = try #require(disk.list(Self.directory).first { $0.hasSuffix(".zst") })
     let lastBlock = try #require(journal.blockIndex.start(of: name, for: last))
     #expect(lastBlock.position > 0)
-    let before = decodes()
+    let before = pool.keptDecodes()
     // Then a hundred records at a time, each read stopped there, as a forwarder forms batches.
     var start: UInt64 = 1
     var read: [UInt64] = []
@@ -179,6 +174,8 @@ import Testing
     // blocks' memory, each batch decoded its block and the one after it: about thirty).
     let batches = (Int(last) + 99) / 100
     #expect(batches >= 14)
-    #expect(decodes() - before <= 8, "\(decodes() - before) decodes for \(batches) batches")
+    #expect(
+      pool.keptDecodes() - before <= 8,
+      "\(pool.keptDecodes() - before) decodes for \(batches) batches")
   }
 }

@@ -39,30 +39,21 @@ final class JournalCompressedBlock: @unchecked Sendable {
   /// How many decodes decompressed and rebuilt (those taken back are not counted).
   private(set) var decodes = 0
   private let decompressor = Zstd.Decompressor()
-  /// What the last successful decode took as its input (with ``memoStored``), while
-  /// ``payloads`` still hold its records; `nil` once a decode started over them.
-  private var memo: Memo?
+  /// What the last successful decode took as its input (with ``memoStored``) and where the
+  /// block was, while ``payloads`` (and ``first``) still hold its records; `nil` once a decode
+  /// started over them.
+  private var memo: (inputs: DecodeInputs, position: UInt64)?
   /// The stored bytes of the last successful decode (swapped out of ``stored``, not copied).
   private var memoStored: [UInt8] = []
   /// The record ends of the last successful decode while the block is cleared.
   private var memoEnds: [Int] = []
 
   /// Everything a decode's result depends on besides the stored bytes.
-  private struct Memo {
+  private struct DecodeInputs: Equatable {
     var kind: UInt8
     var rawLength: Int
     var maxRecordSize: Int
     var payloadLimit: Int
-    /// Where the block was (a hint for a reader choosing which of its blocks to read into).
-    var position: UInt64
-    /// Its first sequence.
-    var first: UInt64
-
-    /// Whether a decode of the same stored bytes with `other`'s inputs gives this result.
-    func decodes(like other: Memo) -> Bool {
-      kind == other.kind && rawLength == other.rawLength && maxRecordSize == other.maxRecordSize
-        && payloadLimit == other.payloadLimit
-    }
   }
 
   /// Bytes held by this block's buffers.
@@ -84,10 +75,8 @@ final class JournalCompressedBlock: @unchecked Sendable {
 
   /// Takes back the records of the last successful decode if `inputs` and the stored bytes
   /// are what it decoded; returns whether it did.
-  private func takeBack(_ inputs: Memo) -> Bool {
-    guard let memo, memo.decodes(like: inputs), stored.count == memoStored.count else {
-      return false
-    }
+  private func takeBack(_ inputs: DecodeInputs) -> Bool {
+    guard memo?.inputs == inputs, stored.count == memoStored.count else { return false }
     let same = stored.withUnsafeBytes { new in
       memoStored.withUnsafeBytes { old in
         guard let newBytes = new.baseAddress, let oldBytes = old.baseAddress else {
@@ -99,8 +88,7 @@ final class JournalCompressedBlock: @unchecked Sendable {
     guard same else { return false }
     if ends.isEmpty { swap(&ends, &memoEnds) }
     guard !ends.isEmpty else { return false }
-    first = memo.first
-    self.memo?.position = inputs.position
+    memo?.position = position
     failure = nil
     return true
   }
@@ -111,9 +99,8 @@ final class JournalCompressedBlock: @unchecked Sendable {
   /// does not decompress to exactly ``rawLength`` bytes, and the records' structure is
   /// checked before any is used.
   func decode(maxRecordSize: Int, payloadLimit: Int) {
-    var inputs = Memo(
-      kind: kind, rawLength: rawLength, maxRecordSize: maxRecordSize,
-      payloadLimit: payloadLimit, position: position, first: 0)
+    let inputs = DecodeInputs(
+      kind: kind, rawLength: rawLength, maxRecordSize: maxRecordSize, payloadLimit: payloadLimit)
     if takeBack(inputs) { return }
     memo = nil
     memoEnds.removeAll(keepingCapacity: true)
@@ -158,8 +145,7 @@ final class JournalCompressedBlock: @unchecked Sendable {
       return
     }
     first = decoded.first
-    inputs.first = decoded.first
-    memo = inputs
+    memo = (inputs, position)
     swap(&stored, &memoStored)
   }
 }
